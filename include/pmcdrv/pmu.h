@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Intel architectural performance monitoring: register names and the pure
+ * logic shared by pmcdrv.ko and user space (kmod/pmu_logic.c).
+ *
+ * Nothing here touches hardware.  Sources: Intel SDM vol. 3, chapter
+ * "Performance Monitoring"; CPUID leaf 0AH; ../shared/pmu-facts.md.
+ */
+#ifndef PMCDRV_PMU_H
+#define PMCDRV_PMU_H
+
+#include "shim.h"
+#include <linux/pmcdrv.h>
+
+/* ---- MSR addresses ---------------------------------------------------- */
+#define PMC_MSR_PMC0			0x0c1	/* IA32_PMCi = PMC0 + i, sign-extending */
+#define PMC_MSR_PERFEVTSEL0		0x186	/* IA32_PERFEVTSELi = PERFEVTSEL0 + i */
+#define PMC_MSR_FIXED_CTR0		0x309	/* IA32_FIXED_CTRi = FIXED_CTR0 + i */
+#define PMC_MSR_PERF_CAPABILITIES	0x345
+#define PMC_MSR_FIXED_CTR_CTRL		0x38d
+#define PMC_MSR_PERF_GLOBAL_STATUS	0x38e
+#define PMC_MSR_PERF_GLOBAL_CTRL	0x38f
+#define PMC_MSR_PERF_GLOBAL_OVF_CTRL	0x390
+#define PMC_MSR_PERF_GLOBAL_INUSE	0x392	/* version 4 and later */
+#define PMC_MSR_A_PMC0			0x4c1	/* IA32_A_PMCi: full-width writes, if FW_WRITE */
+
+/* ---- IA32_PERFEVTSELx ------------------------------------------------- */
+#define PMC_EVTSEL_EVENT		GENMASK_ULL(7, 0)
+#define PMC_EVTSEL_UMASK_SHIFT		8
+#define PMC_EVTSEL_UMASK		GENMASK_ULL(15, 8)
+#define PMC_EVTSEL_USR			BIT_ULL(16)
+#define PMC_EVTSEL_OS			BIT_ULL(17)
+#define PMC_EVTSEL_EDGE			BIT_ULL(18)
+#define PMC_EVTSEL_PC			BIT_ULL(19)	/* pin control */
+#define PMC_EVTSEL_INT			BIT_ULL(20)	/* PMI on overflow */
+#define PMC_EVTSEL_ANY			BIT_ULL(21)	/* AnyThread, v3+, deprecated v5 */
+#define PMC_EVTSEL_EN			BIT_ULL(22)
+#define PMC_EVTSEL_INV			BIT_ULL(23)
+#define PMC_EVTSEL_CMASK_SHIFT		24
+#define PMC_EVTSEL_CMASK		GENMASK_ULL(31, 24)
+#define PMC_EVTSEL_IN_TX		BIT_ULL(32)
+#define PMC_EVTSEL_IN_TXCP		BIT_ULL(33)
+
+/* ---- IA32_FIXED_CTR_CTRL: one 4-bit field per fixed counter ----------- */
+#define PMC_FIXED_CTRL_FIELD_BITS	4
+#define PMC_FIXED_CTRL_OS		BIT_ULL(0)
+#define PMC_FIXED_CTRL_USR		BIT_ULL(1)
+#define PMC_FIXED_CTRL_ANY		BIT_ULL(2)
+#define PMC_FIXED_CTRL_PMI		BIT_ULL(3)
+#define PMC_FIXED_CTRL_FIELD		GENMASK_ULL(3, 0)
+
+/* ---- IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL / INUSE layout ---------- */
+#define PMC_GLOBAL_FIXED_SHIFT		32	/* bit 32+i: fixed counter i */
+#define PMC_GLOBAL_STATUS_DS_BUF	BIT_ULL(62)
+#define PMC_GLOBAL_STATUS_COND_CHGD	BIT_ULL(63)
+
+/* ---- IA32_PERF_CAPABILITIES ------------------------------------------- */
+#define PMC_PERF_CAP_FREEZE_WHILE_SMM	BIT_ULL(12)
+#define PMC_PERF_CAP_FW_WRITE		BIT_ULL(13)
+
+/* ---- CPUID ------------------------------------------------------------ */
+#define PMC_CPUID_LEAF_PERFMON		0x0a
+#define PMC_CPUID_01_ECX_PDCM		BIT_ULL(15)
+#define PMC_CPUID_01_ECX_HYPERVISOR	BIT_ULL(31)
+/* CPUID.0AH:EAX */
+#define PMC_CPUID_0A_EAX_VERSION	GENMASK_ULL(7, 0)
+#define PMC_CPUID_0A_EAX_NUM_GP_SHIFT	8
+#define PMC_CPUID_0A_EAX_NUM_GP		GENMASK_ULL(15, 8)
+#define PMC_CPUID_0A_EAX_GP_WIDTH_SHIFT	16
+#define PMC_CPUID_0A_EAX_GP_WIDTH	GENMASK_ULL(23, 16)
+#define PMC_CPUID_0A_EAX_EBX_LEN_SHIFT	24
+#define PMC_CPUID_0A_EAX_EBX_LEN	GENMASK_ULL(31, 24)
+/* CPUID.0AH:EDX */
+#define PMC_CPUID_0A_EDX_NUM_FIXED	GENMASK_ULL(4, 0)
+#define PMC_CPUID_0A_EDX_FIXED_WIDTH_SHIFT 5
+#define PMC_CPUID_0A_EDX_FIXED_WIDTH	GENMASK_ULL(12, 5)
+#define PMC_CPUID_0A_EDX_ANY_DEPRECATED	BIT_ULL(15)
+
+/* Architectural events, by their bit in CPUID.0AH:EBX (set = unavailable). */
+enum pmc_arch_event {
+	PMC_ARCH_CORE_CYCLES		= 0,
+	PMC_ARCH_INSTRUCTIONS		= 1,
+	PMC_ARCH_REF_CYCLES		= 2,
+	PMC_ARCH_LLC_REFERENCES		= 3,
+	PMC_ARCH_LLC_MISSES		= 4,
+	PMC_ARCH_BRANCHES		= 5,
+	PMC_ARCH_BRANCH_MISSES		= 6,
+	PMC_ARCH_TOPDOWN_SLOTS		= 7,
+	PMC_ARCH_NR_EVENTS
+};
+
+struct pmc_arch_event_desc {
+	const char *name;	/* perf's generic name */
+	u8 event;		/* event select */
+	u8 umask;
+	s8 fixed;		/* fixed counter that counts it, or -1 */
+};
+
+extern const struct pmc_arch_event_desc pmc_arch_events[PMC_ARCH_NR_EVENTS];
+
+/* Limits of the architecture: GLOBAL_CTRL has 32 GP bits and 16 fixed bits we use. */
+#define PMC_MAX_GP			32
+#define PMC_MAX_FIXED			16
+#define PMC_MAX_WIDTH			64
+
+struct pmc_cpuid_regs {
+	u32 eax, ebx, ecx, edx;
+};
+
+/* Decoded CPUID leaf 0AH. */
+struct pmc_arch_perfmon {
+	u32 version;		/* 0: no architectural perfmon */
+	u32 num_gp;
+	u32 gp_width;
+	u32 num_fixed;
+	u32 fixed_width;
+	u32 events_len;		/* EBX vector length */
+	u32 events_avail;	/* bit n set: pmc_arch_event n available */
+	u32 fixed_mask;		/* bit i set: fixed counter i exists */
+	bool any_deprecated;	/* EDX[15] */
+};
+
+/* Why pmc_decode_perfmon() refused a leaf. */
+enum pmc_decode_err {
+	PMC_DECODE_OK = 0,
+	PMC_DECODE_NO_LEAF,		/* max basic leaf < 0AH */
+	PMC_DECODE_NO_PMU,		/* version 0 */
+	PMC_DECODE_TOO_MANY_GP,		/* more GP counters than GLOBAL_CTRL can enable */
+	PMC_DECODE_BAD_GP_WIDTH,	/* GP counters with a width of 0 or over 64 */
+	PMC_DECODE_TOO_MANY_FIXED,
+	PMC_DECODE_BAD_FIXED_WIDTH,
+};
+
+int pmc_decode_perfmon(u32 max_basic_leaf, const struct pmc_cpuid_regs *leaf0a,
+		       struct pmc_arch_perfmon *out, enum pmc_decode_err *why);
+const char *pmc_decode_strerror(enum pmc_decode_err why);
+
+/* Mask in GLOBAL_CTRL layout of the counters that exist. */
+u64 pmc_counter_mask(const struct pmc_arch_perfmon *pm);
+
+/*
+ * Counters (GLOBAL_CTRL layout) that register values show as enabled:
+ * EVTSELi.EN for i < num_gp (@evtsel has num_gp entries), and fixed counters
+ * whose FIXED_CTR_CTRL field counts in any mode.
+ */
+u64 pmc_enabled_counters(const struct pmc_arch_perfmon *pm, const u64 *evtsel, u64 fixed_ctrl);
+
+/* Family/model/stepping per the SDM's "display" rules, from CPUID.01H:EAX. */
+void pmc_decode_fms(u32 eax01, u32 *family, u32 *model, u32 *stepping);
+
+/* The CPU as CPUID leaves 0, 1 and 0AH describe it. */
+struct pmc_cpu_desc {
+	u32 max_basic_leaf;
+	u32 vendor;			/* enum pmcdrv_vendor (UAPI) */
+	u32 vendor_id[4];		/* CPUID.0H string (EBX, EDX, ECX), NUL-padded */
+	u32 family, model, stepping;
+	bool hypervisor;		/* CPUID.01H:ECX[31] */
+	bool pdcm;			/* IA32_PERF_CAPABILITIES exists (only with a PMU) */
+	struct pmc_arch_perfmon pm;	/* zero when there is no usable perfmon */
+	enum pmc_decode_err decode_err;
+};
+
+/*
+ * Describe the CPU from raw leaves.  Leaf 0AH is Intel's architectural
+ * perfmon: it is decoded on Intel CPUs only (callers may pass whatever
+ * CPUID returned for it elsewhere).  Returns 0 when there is a usable
+ * architectural perfmon, else -ENODEV or -EINVAL (why: desc->decode_err).
+ */
+int pmc_describe_cpu(const struct pmc_cpuid_regs *leaf0, const struct pmc_cpuid_regs *leaf1,
+		     const struct pmc_cpuid_regs *leaf0a, struct pmc_cpu_desc *desc);
+
+/*
+ * Fill the CPU-description part of an INFO reply from @desc: size,
+ * api_version, vendor, family/model/stepping, counters, events, avail_mask
+ * and the ARCH_PERFMON, HYPERVISOR and PDCM flags.  Everything else is zeroed.
+ */
+void pmc_info_from_desc(const struct pmc_cpu_desc *desc, struct pmcdrv_info *info);
+
+/* ---- Event specifications --------------------------------------------- */
+#define PMC_EVF_USER		BIT_ULL(0)	/* count at CPL > 0 */
+#define PMC_EVF_KERNEL		BIT_ULL(1)	/* count at CPL 0 */
+#define PMC_EVF_EDGE		BIT_ULL(2)
+#define PMC_EVF_INV		BIT_ULL(3)
+#define PMC_EVF_NO_FIXED	BIT_ULL(4)	/* force a general-purpose counter */
+#define PMC_EVF_ALL		(PMC_EVF_USER | PMC_EVF_KERNEL | PMC_EVF_EDGE | \
+				 PMC_EVF_INV | PMC_EVF_NO_FIXED)
+
+/* A hardware event as user space describes it: fields, never a raw EVTSEL. */
+struct pmc_event_spec {
+	u32 event;	/* event select, 0..0xff */
+	u32 umask;	/* 0..0xff */
+	u32 cmask;	/* counter mask, 0..0xff */
+	u32 flags;	/* PMC_EVF_* */
+};
+
+enum pmc_event_err {
+	PMC_EVENT_OK = 0,
+	PMC_EVENT_BAD_EVENT,		/* event select > 0xff */
+	PMC_EVENT_BAD_UMASK,		/* umask > 0xff */
+	PMC_EVENT_BAD_CMASK,		/* cmask > 0xff */
+	PMC_EVENT_BAD_FLAGS,		/* unknown flag bits */
+	PMC_EVENT_NO_MODE,		/* neither user nor kernel */
+	PMC_EVENT_INV_NEEDS_CMASK,	/* inv without cmask has no meaning */
+	PMC_EVENT_NO_PMU,		/* CPU has no architectural perfmon */
+	PMC_EVENT_ARCH_UNAVAILABLE,	/* architectural event marked unavailable */
+};
+
+int pmc_event_check(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm,
+		    enum pmc_event_err *why);
+const char *pmc_event_strerror(enum pmc_event_err why);
+
+/* EVTSEL value for a checked spec: event, umask, USR/OS/E/INV/CMASK; never EN, INT, ANY, PC. */
+u64 pmc_evtsel_encode(const struct pmc_event_spec *spec);
+
+/* Index of the fixed counter that counts @spec exactly, or -1. */
+int pmc_event_fixed_index(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm);
+
+/* FIXED_CTR_CTRL field (unshifted) for a spec on a fixed counter: OS/USR only, never PMI/ANY. */
+u64 pmc_fixed_ctrl_field(const struct pmc_event_spec *spec);
+
+/* ---- Counter assignment ------------------------------------------------ */
+/*
+ * Assign @n specs to counters.  Fixed-capable specs take their fixed counter
+ * when it is free in @usable (GLOBAL_CTRL layout), the rest take the lowest
+ * free GP counter.  On success idx[i] is the GLOBAL_CTRL bit of spec i and 0
+ * is returned; -ENOSPC when the counters run out (idx[] then undefined).
+ */
+int pmc_assign_counters(const struct pmc_event_spec *specs, unsigned int n,
+			const struct pmc_arch_perfmon *pm, u64 usable, u32 *idx);
+
+/* ---- Counter arithmetic ------------------------------------------------ */
+/* Increment of a @width-bit counter from @prev to @now, wrap-safe for any width 1..64. */
+static inline u64 pmc_delta(u64 prev, u64 now, unsigned int width)
+{
+	unsigned int shift = 64 - width;
+
+	return ((now << shift) - (prev << shift)) >> shift;
+}
+
+/*
+ * A legacy IA32_PMCx write stores bits 31:0 sign-extended to the counter
+ * width.  Returns true and the value to write when @val (a @width-bit counter
+ * value) survives that; false when only a full-width write can load it.
+ */
+bool pmc_legacy_write_value(u64 val, unsigned int width, u64 *out);
+
+#endif /* PMCDRV_PMU_H */

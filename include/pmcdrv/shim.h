@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Type shim for the pure logic shared by pmcdrv.ko and user space.
+ *
+ * The same .c files under kmod/ that hold pure logic (no MSR access, no
+ * allocation, no locking) are compiled into the module and into libpmc and
+ * its unit tests, as the kernel does with lib/raid6 and its test harness.
+ * This header is the only place that differs between the two worlds.
+ */
+#ifndef PMCDRV_SHIM_H
+#define PMCDRV_SHIM_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/bits.h>
+#include <linux/string.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <errno.h>
+typedef int8_t s8;
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#ifndef BIT_ULL
+#define BIT_ULL(nr)		(1ULL << (nr))
+#endif
+#ifndef GENMASK_ULL
+#define GENMASK_ULL(h, l)	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+#endif /* __KERNEL__ */
+
+#endif /* PMCDRV_SHIM_H */

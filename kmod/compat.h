@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel API names that change between the kernels pmcdrv supports.
+ * Everything version-dependent goes here and nowhere else.
+ */
+#ifndef PMCDRV_COMPAT_H
+#define PMCDRV_COMPAT_H
+
+#include <linux/version.h>
+#include <asm/msr.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define pmc_rdmsr_safe(msr, p)		rdmsrq_safe(msr, p)
+#define pmc_wrmsr_safe(msr, v)		wrmsrq_safe(msr, v)
+#else
+#define pmc_rdmsr_safe(msr, p)		rdmsrl_safe(msr, p)
+#define pmc_wrmsr_safe(msr, v)		wrmsrl_safe(msr, v)
+#endif
+
+#endif /* PMCDRV_COMPAT_H */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hardware layer: the only code in pmcdrv that executes CPUID-dependent
+ * MSR accesses (rdmsr/wrmsr/rdpmc) and talks to the kernel's counter
+ * arbitration.  Everything above it works on struct pmc_hw_caps.
+ */
+#ifndef PMCDRV_HW_H
+#define PMCDRV_HW_H
+
+#include <linux/types.h>
+#include <pmcdrv/pmu.h>
+
+struct pmc_hw_caps {
+	struct pmc_cpu_desc cpu;
+	u32 flags;		/* PMCDRV_INFO_* that describe the CPU */
+	u64 perf_capabilities;
+};
+
+/* Read CPUID (and IA32_PERF_CAPABILITIES when PDCM) of the boot CPU. */
+void pmc_hw_probe(struct pmc_hw_caps *caps);
+
+struct pmc_hw_usage {
+	u64 in_use_hw;		/* enable bits seen set on any online CPU */
+	u64 in_use_reserved;	/* held through reserve_perfctr_nmi() by another user */
+	u32 nr_cpus;
+	bool global_inuse;	/* IA32_PERF_GLOBAL_INUSE was read */
+};
+
+/* Who uses the counters right now.  May sleep. */
+void pmc_hw_usage(const struct pmc_hw_caps *caps, struct pmc_hw_usage *usage);
+
+#endif /* PMCDRV_HW_H */

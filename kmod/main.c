@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmcdrv: raw access to Intel architectural performance counters.
+ *
+ * This file is the char-device layer: /dev/pmcdrv and its ioctl ABI
+ * (include/uapi/linux/pmcdrv.h, docs/abi.md).  It validates every request
+ * and delegates hardware work to hw.c.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/build_bug.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/pmcdrv.h>
+
+#include "hw.h"
+
+static ushort devmode = 0600;
+module_param(devmode, ushort, 0444);
+MODULE_PARM_DESC(devmode, "permissions of /dev/pmcdrv (default 0600)");
+
+/* Read-only after module init. */
+static struct pmc_hw_caps pmc_caps;
+
+static_assert(sizeof(struct pmcdrv_info) == PMCDRV_INFO_SIZE_VER0);
+
+/*
+ * Copy a size-versioned struct in: the caller's 'size' is its first u32.
+ * EINVAL below VER0; E2BIG past a page or with non-zero bytes past our
+ * layout.  Returns the caller's size (> 0) or -errno.
+ */
+static long pmc_copy_struct_in(void *kbuf, size_t ksize, size_t ver0,
+			       const void __user *uarg)
+{
+	u32 usize;
+	int err;
+
+	if (get_user(usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	if (usize < ver0)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	err = copy_struct_from_user(kbuf, ksize, uarg, usize);
+	if (err)
+		return err;
+	return usize;
+}
+
+static long pmc_ioctl_info(void __user *uarg)
+{
+	struct pmcdrv_info info;
+	struct pmc_hw_usage usage;
+	long usize;
+
+	usize = pmc_copy_struct_in(&info, sizeof(info), PMCDRV_INFO_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	if (info.reserved0 || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
+		return -EINVAL;
+
+	pmc_hw_usage(&pmc_caps, &usage);
+
+	pmc_info_from_desc(&pmc_caps.cpu, &info);
+	/* PDCM in a reply means "perf_capabilities is valid": the MSR read worked. */
+	info.flags = pmc_caps.flags;
+	if (usage.global_inuse)
+		info.flags |= PMCDRV_INFO_GLOBAL_INUSE;
+	info.nr_cpus = usage.nr_cpus;
+	info.perf_capabilities = pmc_caps.perf_capabilities;
+	info.in_use_hw = usage.in_use_hw;
+	info.in_use_reserved = usage.in_use_reserved;
+
+	if (copy_to_user(uarg, &info, min_t(size_t, usize, sizeof(info))))
+		return -EFAULT;
+	return 0;
+}
+
+/* The size bits of a command are ignored: the struct's own 'size' field rules. */
+#define PMC_IOC_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
+
+static long pmc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+
+	switch (PMC_IOC_CMD(cmd)) {
+	case PMC_IOC_CMD(PMCDRV_IOC_API_VERSION):
+		return PMCDRV_API_VERSION;
+	case PMC_IOC_CMD(PMCDRV_IOC_INFO):
+		return pmc_ioctl_info(uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations pmc_fops = {
+	.owner		= THIS_MODULE,
+	.unlocked_ioctl	= pmc_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= noop_llseek,
+};
+
+static struct miscdevice pmc_miscdev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= PMCDRV_DEVICE_NAME,
+	.fops	= &pmc_fops,
+};
+
+static int __init pmcdrv_init(void)
+{
+	int err;
+
+	pmc_hw_probe(&pmc_caps);
+	if (pmc_caps.flags & PMCDRV_INFO_ARCH_PERFMON)
+		pr_info("architectural perfmon v%u: %u GP counters of %u bits, %u fixed of %u bits\n",
+			pmc_caps.cpu.pm.version, pmc_caps.cpu.pm.num_gp, pmc_caps.cpu.pm.gp_width,
+			pmc_caps.cpu.pm.num_fixed, pmc_caps.cpu.pm.fixed_width);
+	else if (pmc_caps.cpu.vendor != PMCDRV_VENDOR_INTEL)
+		pr_info("not an Intel CPU (vendor %.12s): no hardware counters, only software events are available\n",
+			(const char *)pmc_caps.cpu.vendor_id);
+	else
+		pr_info("%s: no hardware counters, only software events are available\n",
+			pmc_decode_strerror(pmc_caps.cpu.decode_err));
+
+	pmc_miscdev.mode = devmode;
+	err = misc_register(&pmc_miscdev);
+	if (err) {
+		pr_err("cannot register /dev/%s: %d\n", PMCDRV_DEVICE_NAME, err);
+		return err;
+	}
+	return 0;
+}
+
+static void __exit pmcdrv_exit(void)
+{
+	misc_deregister(&pmc_miscdev);
+}
+
+module_init(pmcdrv_init);
+module_exit(pmcdrv_exit);
+
+MODULE_DESCRIPTION("Raw access to Intel architectural performance counters");
+MODULE_AUTHOR("pmcdrv developers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure PMU logic shared by pmcdrv.ko and user space: CPUID decoding, event
+ * validation and encoding, counter assignment.  No hardware access, no
+ * allocation, no locking; compiled unchanged into the module, into libpmc
+ * and into the unit tests (include/pmcdrv/shim.h provides the types).
+ */
+#include <pmcdrv/pmu.h>
+
+const struct pmc_arch_event_desc pmc_arch_events[PMC_ARCH_NR_EVENTS] = {
+	[PMC_ARCH_CORE_CYCLES]	  = { "cycles",		 0x3c, 0x00,  1 },
+	[PMC_ARCH_INSTRUCTIONS]	  = { "instructions",	 0xc0, 0x00,  0 },
+	[PMC_ARCH_REF_CYCLES]	  = { "ref-cycles",	 0x3c, 0x01,  2 },
+	[PMC_ARCH_LLC_REFERENCES] = { "llc-references",	 0x2e, 0x4f, -1 },
+	[PMC_ARCH_LLC_MISSES]	  = { "llc-misses",	 0x2e, 0x41, -1 },
+	[PMC_ARCH_BRANCHES]	  = { "branches",	 0xc4, 0x00, -1 },
+	[PMC_ARCH_BRANCH_MISSES]  = { "branch-misses",	 0xc5, 0x00, -1 },
+	[PMC_ARCH_TOPDOWN_SLOTS]  = { "topdown-slots",	 0xa4, 0x01,  3 },
+};
+
+static u32 field(u32 reg, u64 mask, unsigned int shift)
+{
+	return (u32)((reg & mask) >> shift);
+}
+
+int pmc_decode_perfmon(u32 max_basic_leaf, const struct pmc_cpuid_regs *r,
+		       struct pmc_arch_perfmon *out, enum pmc_decode_err *why)
+{
+	struct pmc_arch_perfmon pm;
+	enum pmc_decode_err err = PMC_DECODE_OK;
+	u32 len_mask;
+
+	memset(&pm, 0, sizeof(pm));
+	if (max_basic_leaf < PMC_CPUID_LEAF_PERFMON) {
+		err = PMC_DECODE_NO_LEAF;
+		goto out;
+	}
+	pm.version = field(r->eax, PMC_CPUID_0A_EAX_VERSION, 0);
+	if (!pm.version) {
+		err = PMC_DECODE_NO_PMU;
+		goto out;
+	}
+	pm.num_gp = field(r->eax, PMC_CPUID_0A_EAX_NUM_GP, PMC_CPUID_0A_EAX_NUM_GP_SHIFT);
+	pm.gp_width = field(r->eax, PMC_CPUID_0A_EAX_GP_WIDTH, PMC_CPUID_0A_EAX_GP_WIDTH_SHIFT);
+	pm.events_len = field(r->eax, PMC_CPUID_0A_EAX_EBX_LEN, PMC_CPUID_0A_EAX_EBX_LEN_SHIFT);
+	if (pm.num_gp > PMC_MAX_GP) {
+		err = PMC_DECODE_TOO_MANY_GP;
+		goto out;
+	}
+	if (pm.num_gp && (!pm.gp_width || pm.gp_width > PMC_MAX_WIDTH)) {
+		err = PMC_DECODE_BAD_GP_WIDTH;
+		goto out;
+	}
+
+	/* EBX bit n set means event n is NOT available; bits past the length are unknown. */
+	len_mask = pm.events_len >= 32 ? ~0U : (1U << pm.events_len) - 1;
+	pm.events_avail = ~r->ebx & len_mask;
+
+	/* EDX is only defined from version 2; ECX (fixed counter bitmap) from version 5. */
+	if (pm.version >= 2) {
+		pm.num_fixed = field(r->edx, PMC_CPUID_0A_EDX_NUM_FIXED, 0);
+		pm.fixed_width = field(r->edx, PMC_CPUID_0A_EDX_FIXED_WIDTH,
+				       PMC_CPUID_0A_EDX_FIXED_WIDTH_SHIFT);
+		pm.any_deprecated = !!(r->edx & PMC_CPUID_0A_EDX_ANY_DEPRECATED);
+	}
+	if (pm.num_fixed > PMC_MAX_FIXED) {
+		err = PMC_DECODE_TOO_MANY_FIXED;
+		goto out;
+	}
+	pm.fixed_mask = pm.num_fixed ? (1U << pm.num_fixed) - 1 : 0;
+	if (pm.version >= 5) {
+		/* Counters may be enumerated in ECX without being counted in EDX. */
+		pm.fixed_mask |= r->ecx & ((1U << PMC_MAX_FIXED) - 1);
+		while (pm.num_fixed < PMC_MAX_FIXED && (pm.fixed_mask >> pm.num_fixed))
+			pm.num_fixed++;
+	}
+	if (pm.num_fixed && (!pm.fixed_width || pm.fixed_width > PMC_MAX_WIDTH)) {
+		err = PMC_DECODE_BAD_FIXED_WIDTH;
+		goto out;
+	}
+out:
+	if (err != PMC_DECODE_OK)
+		memset(&pm, 0, sizeof(pm));
+	*out = pm;
+	if (why)
+		*why = err;
+	switch (err) {
+	case PMC_DECODE_OK:
+		return 0;
+	case PMC_DECODE_NO_LEAF:
+	case PMC_DECODE_NO_PMU:
+		return -ENODEV;
+	default:
+		return -EINVAL;
+	}
+}
+
+const char *pmc_decode_strerror(enum pmc_decode_err why)
+{
+	switch (why) {
+	case PMC_DECODE_OK:
+		return "ok";
+	case PMC_DECODE_NO_LEAF:
+		return "CPUID has no leaf 0AH (no architectural performance monitoring)";
+	case PMC_DECODE_NO_PMU:
+		return "CPUID.0AH reports version 0 (no PMU; usual in a VM without a virtual PMU)";
+	case PMC_DECODE_TOO_MANY_GP:
+		return "CPUID.0AH reports more GP counters than PERF_GLOBAL_CTRL can enable";
+	case PMC_DECODE_BAD_GP_WIDTH:
+		return "CPUID.0AH reports general-purpose counters of width 0 or over 64 bits";
+	case PMC_DECODE_TOO_MANY_FIXED:
+		return "CPUID.0AH reports more fixed counters than supported";
+	case PMC_DECODE_BAD_FIXED_WIDTH:
+		return "CPUID.0AH reports fixed counters of width 0 or over 64 bits";
+	}
+	return "unknown CPUID.0AH decoding error";
+}
+
+u64 pmc_counter_mask(const struct pmc_arch_perfmon *pm)
+{
+	u64 gp = pm->num_gp >= 64 ? ~0ULL : (1ULL << pm->num_gp) - 1;
+
+	return gp | ((u64)pm->fixed_mask << PMC_GLOBAL_FIXED_SHIFT);
+}
+
+u64 pmc_enabled_counters(const struct pmc_arch_perfmon *pm, const u64 *evtsel, u64 fixed_ctrl)
+{
+	u64 mask = 0, f;
+	unsigned int i;
+
+	for (i = 0; i < pm->num_gp; i++) {
+		if (evtsel[i] & PMC_EVTSEL_EN)
+			mask |= BIT_ULL(i);
+	}
+	for (i = 0; i < PMC_MAX_FIXED; i++) {
+		f = (fixed_ctrl >> (i * PMC_FIXED_CTRL_FIELD_BITS)) & PMC_FIXED_CTRL_FIELD;
+		if ((pm->fixed_mask & (1U << i)) && (f & (PMC_FIXED_CTRL_OS | PMC_FIXED_CTRL_USR)))
+			mask |= BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + i);
+	}
+	return mask;
+}
+
+void pmc_decode_fms(u32 eax, u32 *family, u32 *model, u32 *stepping)
+{
+	u32 fam = (eax >> 8) & 0xf;
+	u32 mod = (eax >> 4) & 0xf;
+
+	if (fam == 0xf)
+		fam += (eax >> 20) & 0xff;
+	if (fam >= 6)
+		mod += ((eax >> 16) & 0xf) << 4;
+	*family = fam;
+	*model = mod;
+	*stepping = eax & 0xf;
+}
+
+int pmc_describe_cpu(const struct pmc_cpuid_regs *l0, const struct pmc_cpuid_regs *l1,
+		     const struct pmc_cpuid_regs *l0a, struct pmc_cpu_desc *d)
+{
+	static const struct {
+		char id[13];
+		u32 vendor;
+	} vendors[] = {
+		{ "GenuineIntel", PMCDRV_VENDOR_INTEL },
+		{ "AuthenticAMD", PMCDRV_VENDOR_AMD },
+		{ "HygonGenuine", PMCDRV_VENDOR_AMD },
+	};
+	static const struct pmc_cpuid_regs none;
+	unsigned int i;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->max_basic_leaf = l0->eax;
+	d->vendor_id[0] = l0->ebx;
+	d->vendor_id[1] = l0->edx;
+	d->vendor_id[2] = l0->ecx;
+	d->vendor = PMCDRV_VENDOR_OTHER;
+	for (i = 0; i < ARRAY_SIZE(vendors); i++) {
+		if (!memcmp(d->vendor_id, vendors[i].id, 12))
+			d->vendor = vendors[i].vendor;
+	}
+	pmc_decode_fms(l1->eax, &d->family, &d->model, &d->stepping);
+	d->hypervisor = !!(l1->ecx & PMC_CPUID_01_ECX_HYPERVISOR);
+	ret = pmc_decode_perfmon(d->max_basic_leaf,
+				 d->vendor == PMCDRV_VENDOR_INTEL ? l0a : &none,
+				 &d->pm, &d->decode_err);
+	d->pdcm = !ret && (l1->ecx & PMC_CPUID_01_ECX_PDCM);
+	return ret;
+}
+
+void pmc_info_from_desc(const struct pmc_cpu_desc *d, struct pmcdrv_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	info->api_version = PMCDRV_API_VERSION;
+	if (d->pm.version)
+		info->flags |= PMCDRV_INFO_ARCH_PERFMON;
+	if (d->hypervisor)
+		info->flags |= PMCDRV_INFO_HYPERVISOR;
+	if (d->pdcm)
+		info->flags |= PMCDRV_INFO_PDCM;
+	info->vendor = d->vendor;
+	memcpy(info->vendor_id, d->vendor_id, sizeof(info->vendor_id));
+	info->family = d->family;
+	info->model = d->model;
+	info->stepping = d->stepping;
+	info->perfmon_version = d->pm.version;
+	info->num_gp = d->pm.num_gp;
+	info->gp_width = d->pm.gp_width;
+	info->num_fixed = d->pm.num_fixed;
+	info->fixed_width = d->pm.fixed_width;
+	info->events_len = d->pm.events_len;
+	info->events_avail = d->pm.events_avail;
+	info->avail_mask = pmc_counter_mask(&d->pm);
+}
+
+int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmon *pm,
+		    enum pmc_event_err *why)
+{
+	enum pmc_event_err err = PMC_EVENT_OK;
+	unsigned int i;
+
+	if (s->event > 0xff)
+		err = PMC_EVENT_BAD_EVENT;
+	else if (s->umask > 0xff)
+		err = PMC_EVENT_BAD_UMASK;
+	else if (s->cmask > 0xff)
+		err = PMC_EVENT_BAD_CMASK;
+	else if (s->flags & ~(u32)PMC_EVF_ALL)
+		err = PMC_EVENT_BAD_FLAGS;
+	else if (!(s->flags & (PMC_EVF_USER | PMC_EVF_KERNEL)))
+		err = PMC_EVENT_NO_MODE;
+	else if ((s->flags & PMC_EVF_INV) && !s->cmask)
+		err = PMC_EVENT_INV_NEEDS_CMASK;
+	else if (!pm->version || !(pm->num_gp || pm->num_fixed))
+		err = PMC_EVENT_NO_PMU;
+
+	/* An architectural event the CPU marks unavailable is refused by name. */
+	for (i = 0; err == PMC_EVENT_OK && i < PMC_ARCH_NR_EVENTS; i++) {
+		if (pmc_arch_events[i].event == s->event &&
+		    pmc_arch_events[i].umask == s->umask &&
+		    i < pm->events_len && !(pm->events_avail & (1U << i)))
+			err = PMC_EVENT_ARCH_UNAVAILABLE;
+	}
+	if (why)
+		*why = err;
+	switch (err) {
+	case PMC_EVENT_OK:
+		return 0;
+	case PMC_EVENT_NO_PMU:
+		return -ENODEV;
+	case PMC_EVENT_ARCH_UNAVAILABLE:
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
+
+const char *pmc_event_strerror(enum pmc_event_err why)
+{
+	switch (why) {
+	case PMC_EVENT_OK:
+		return "ok";
+	case PMC_EVENT_BAD_EVENT:
+		return "event select must be 0x00..0xff";
+	case PMC_EVENT_BAD_UMASK:
+		return "umask must be 0x00..0xff";
+	case PMC_EVENT_BAD_CMASK:
+		return "cmask must be 0..255";
+	case PMC_EVENT_BAD_FLAGS:
+		return "unknown event flags";
+	case PMC_EVENT_NO_MODE:
+		return "event counts in neither user nor kernel mode (use :u, :k or :uk)";
+	case PMC_EVENT_INV_NEEDS_CMASK:
+		return "inv needs a non-zero cmask";
+	case PMC_EVENT_NO_PMU:
+		return "this CPU has no architectural performance counters";
+	case PMC_EVENT_ARCH_UNAVAILABLE:
+		return "CPUID.0AH marks this architectural event unavailable on this CPU";
+	}
+	return "unknown event error";
+}
+
+u64 pmc_evtsel_encode(const struct pmc_event_spec *s)
+{
+	u64 v = (s->event & PMC_EVTSEL_EVENT) |
+		(((u64)s->umask << PMC_EVTSEL_UMASK_SHIFT) & PMC_EVTSEL_UMASK) |
+		(((u64)s->cmask << PMC_EVTSEL_CMASK_SHIFT) & PMC_EVTSEL_CMASK);
+
+	if (s->flags & PMC_EVF_USER)
+		v |= PMC_EVTSEL_USR;
+	if (s->flags & PMC_EVF_KERNEL)
+		v |= PMC_EVTSEL_OS;
+	if (s->flags & PMC_EVF_EDGE)
+		v |= PMC_EVTSEL_EDGE;
+	if (s->flags & PMC_EVF_INV)
+		v |= PMC_EVTSEL_INV;
+	return v;
+}
+
+int pmc_event_fixed_index(const struct pmc_event_spec *s, const struct pmc_arch_perfmon *pm)
+{
+	unsigned int i;
+
+	/* Fixed counters filter only by mode: anything else needs a GP counter. */
+	if (s->cmask || (s->flags & (PMC_EVF_EDGE | PMC_EVF_INV | PMC_EVF_NO_FIXED)))
+		return -1;
+	for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
+		const struct pmc_arch_event_desc *d = &pmc_arch_events[i];
+
+		if (d->fixed < 0 || d->event != s->event || d->umask != s->umask)
+			continue;
+		if (pm->fixed_mask & (1U << d->fixed))
+			return d->fixed;
+	}
+	return -1;
+}
+
+u64 pmc_fixed_ctrl_field(const struct pmc_event_spec *s)
+{
+	u64 f = 0;
+
+	if (s->flags & PMC_EVF_KERNEL)
+		f |= PMC_FIXED_CTRL_OS;
+	if (s->flags & PMC_EVF_USER)
+		f |= PMC_FIXED_CTRL_USR;
+	return f;
+}
+
+int pmc_assign_counters(const struct pmc_event_spec *specs, unsigned int n,
+			const struct pmc_arch_perfmon *pm, u64 usable, u32 *idx)
+{
+	u64 free = usable & pmc_counter_mask(pm);
+	unsigned int i, gp;
+	int fx;
+
+	/* Fixed counters first, so a GP counter is never spent on a fixed-capable event. */
+	for (i = 0; i < n; i++) {
+		idx[i] = ~0U;
+		fx = pmc_event_fixed_index(&specs[i], pm);
+		if (fx >= 0 && (free & BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + fx))) {
+			idx[i] = PMC_GLOBAL_FIXED_SHIFT + fx;
+			free &= ~BIT_ULL(idx[i]);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (idx[i] != ~0U)
+			continue;
+		for (gp = 0; gp < pm->num_gp; gp++) {
+			if (free & BIT_ULL(gp))
+				break;
+		}
+		if (gp == pm->num_gp)
+			return -ENOSPC;
+		idx[i] = gp;
+		free &= ~BIT_ULL(gp);
+	}
+	return 0;
+}
+
+bool pmc_legacy_write_value(u64 val, unsigned int width, u64 *out)
+{
+	u64 mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
+	u64 ext;
+
+	val &= mask;
+	/* Sign-extend bit 31 of the low half up to the counter width. */
+	ext = (val & BIT_ULL(31)) ? (val | ~0xffffffffULL) & mask : val & 0xffffffffULL;
+	if (ext != val)
+		return false;
+	*out = val & 0xffffffffULL;
+	return true;
+}

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make deps: install every Debian package the build, the tests and the guest
+# lane need.  Idempotent: installs only what is missing; runs apt-get update
+# only when something must be installed.  Needs root (Debian 12).
+set -euo pipefail
+flavour=${GUEST_FLAVOUR:-cloud-amd64}
+pkgs=(
+	# build and unit tests
+	gcc make libc6-dev libcunit1-dev
+	# kernel module build and its quality gates (sparse; checkpatch is fetched by tests/kbuild-check.sh)
+	"linux-headers-$flavour" kmod sparse libelf-dev perl
+	# the guest lane: Debian's QEMU and firmware, busybox, perf, msr-tools, jq
+	qemu-system-x86 qemu-system-data seabios busybox-static cpio gzip msr-tools linux-perf jq file
+	# building the project's QEMU with the emulated PMU (tests/qemu/build)
+	dpkg-dev libfdt-dev libglib2.0-dev libpixman-1-dev ninja-build meson flex bison pkg-config python3
+	ca-certificates
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "make deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "make deps: missing ${missing[*]}; run as root (sudo make deps)" >&2
+	exit 1
+fi
+echo "make deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "make deps: done"

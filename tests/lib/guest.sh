@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for tests/guest/*.sh (bash, inside the guest, from the project root).
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+# check NAME COMMAND...: PASS when COMMAND succeeds, else FAIL with its output.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -n 5 | tr '\n' ' ')"; fi
+}
+# expect_eq NAME GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
+}
+module_loaded() { grep -q '^pmcdrv ' /proc/modules; }
+# Does this guest have the emulated PMU (per CPUID, as user space sees it)?
+have_pmu() { [ "$(pmcctl info --json | jq -r .perfmon.available)" = true ]; }

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the shared pure logic (kmod/pmu_logic.c, compiled here
+ * unchanged) and of pmcctl's output helpers, run under ASan+UBSan.
+ */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmcdrv/pmu.h>
+#include "output.h"
+
+/* ---- CPUID leaf 0AH decoding, vectors from real CPUs and bad leaves ---- */
+
+struct leaf_vec {
+	const char *what;
+	u32 max_leaf;
+	struct pmc_cpuid_regs r;
+	int ret;
+	enum pmc_decode_err err;
+	u32 version, num_gp, gp_width, num_fixed, fixed_width, events_avail, fixed_mask;
+	bool any_deprecated;
+};
+
+static const struct leaf_vec leaf_vecs[] = {
+	{ "Skylake client, HT on", 0x16, { 0x07300404, 0x00000000, 0, 0x00000603 }, 0, PMC_DECODE_OK,
+	  4, 4, 48, 3, 48, 0x7f, 0x7, false },
+	{ "Skylake client, HT off", 0x16, { 0x07300804, 0x00000000, 0, 0x00000603 }, 0, PMC_DECODE_OK,
+	  4, 8, 48, 3, 48, 0x7f, 0x7, false },
+	{ "Core 2 (v2, 40-bit)", 0x0d, { 0x07280202, 0x00000000, 0, 0x00000503 }, 0, PMC_DECODE_OK,
+	  2, 2, 40, 3, 40, 0x7f, 0x7, false },
+	{ "Ice Lake server (v5, 4 fixed, AnyThread deprecated)", 0x1b,
+	  { 0x08300805, 0x00000000, 0x0000000f, 0x00008604 }, 0, PMC_DECODE_OK,
+	  5, 8, 48, 4, 48, 0xff, 0xf, true },
+	{ "v5 with a hole in the fixed bitmap", 0x1b, { 0x08300405, 0, 0x0000000b, 0x00000600 }, 0,
+	  PMC_DECODE_OK, 5, 4, 48, 4, 48, 0xff, 0xb, false },
+	{ "v1: EDX ignored", 0x0a, { 0x07280201, 0, 0, 0xffffffff }, 0, PMC_DECODE_OK,
+	  1, 2, 40, 0, 0, 0x7f, 0, false },
+	{ "events marked unavailable", 0x16, { 0x07300404, 0x00000044, 0, 0x00000603 }, 0,
+	  PMC_DECODE_OK, 4, 4, 48, 3, 48, 0x3b, 0x7, false },
+	{ "short event vector", 0x16, { 0x03300404, 0x00000000, 0, 0x00000603 }, 0, PMC_DECODE_OK,
+	  4, 4, 48, 3, 48, 0x07, 0x7, false },
+	{ "stock QEMU TCG: all zero", 0x0d, { 0, 0, 0, 0 }, -ENODEV, PMC_DECODE_NO_PMU },
+	{ "max basic leaf below 0AH", 0x07, { 0x07300404, 0, 0, 0x603 }, -ENODEV, PMC_DECODE_NO_LEAF },
+	{ "33 GP counters", 0x16, { 0x07302104, 0, 0, 0x603 }, -EINVAL, PMC_DECODE_TOO_MANY_GP },
+	{ "GP width 0", 0x16, { 0x07000404, 0, 0, 0x603 }, -EINVAL, PMC_DECODE_BAD_GP_WIDTH },
+	{ "GP width 65", 0x16, { 0x07410404, 0, 0, 0x603 }, -EINVAL, PMC_DECODE_BAD_GP_WIDTH },
+	{ "fixed width 0", 0x16, { 0x07300404, 0, 0, 0x00000003 }, -EINVAL, PMC_DECODE_BAD_FIXED_WIDTH },
+	{ "fixed width 255", 0x16, { 0x07300404, 0, 0, 0x00001fe3 }, -EINVAL, PMC_DECODE_BAD_FIXED_WIDTH },
+	{ "17 fixed counters", 0x16, { 0x07300404, 0, 0, 0x00000611 }, -EINVAL, PMC_DECODE_TOO_MANY_FIXED },
+	{ "no GP counters, width 0 is fine", 0x16, { 0x07000004, 0, 0, 0x603 }, 0, PMC_DECODE_OK,
+	  4, 0, 0, 3, 48, 0x7f, 0x7, false },
+};
+
+static void test_decode_vectors(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(leaf_vecs); i++) {
+		const struct leaf_vec *v = &leaf_vecs[i];
+		struct pmc_arch_perfmon pm;
+		enum pmc_decode_err err = PMC_DECODE_OK;
+		int ret;
+
+		memset(&pm, 0x5a, sizeof(pm));
+		ret = pmc_decode_perfmon(v->max_leaf, &v->r, &pm, &err);
+		if (ret != v->ret || err != v->err)
+			fprintf(stderr, "\n  %s: ret %d err %d, want %d %d\n", v->what, ret, err,
+				v->ret, v->err);
+		CU_ASSERT_EQUAL(ret, v->ret);
+		CU_ASSERT_EQUAL(err, v->err);
+		CU_ASSERT_STRING_NOT_EQUAL(pmc_decode_strerror(err), "unknown CPUID.0AH decoding error");
+		if (ret) {
+			/* A refused leaf decodes to "no PMU", never to half-filled data. */
+			CU_ASSERT_EQUAL(pm.version, 0);
+			CU_ASSERT_EQUAL(pm.num_gp, 0);
+			CU_ASSERT_EQUAL(pm.num_fixed, 0);
+			CU_ASSERT_EQUAL(pmc_counter_mask(&pm), 0);
+			continue;
+		}
+		if (pm.num_gp != v->num_gp || pm.num_fixed != v->num_fixed ||
+		    pm.events_avail != v->events_avail || pm.fixed_mask != v->fixed_mask)
+			fprintf(stderr, "\n  %s: gp %u fixed %u avail 0x%x fmask 0x%x\n", v->what,
+				pm.num_gp, pm.num_fixed, pm.events_avail, pm.fixed_mask);
+		CU_ASSERT_EQUAL(pm.version, v->version);
+		CU_ASSERT_EQUAL(pm.num_gp, v->num_gp);
+		CU_ASSERT_EQUAL(pm.gp_width, v->gp_width);
+		CU_ASSERT_EQUAL(pm.num_fixed, v->num_fixed);
+		CU_ASSERT_EQUAL(pm.fixed_width, v->fixed_width);
+		CU_ASSERT_EQUAL(pm.events_avail, v->events_avail);
+		CU_ASSERT_EQUAL(pm.fixed_mask, v->fixed_mask);
+		CU_ASSERT_EQUAL(pm.any_deprecated, v->any_deprecated);
+	}
+}
+
+static void test_counter_mask(void)
+{
+	struct pmc_arch_perfmon pm = { .version = 4, .num_gp = 4, .fixed_mask = 0x7 };
+
+	CU_ASSERT_EQUAL(pmc_counter_mask(&pm), 0x70000000fULL);
+	pm.num_gp = 32;
+	pm.fixed_mask = 0xb;
+	CU_ASSERT_EQUAL(pmc_counter_mask(&pm), 0xbffffffffULL);
+}
+
+static void test_fms(void)
+{
+	u32 f, m, s;
+
+	pmc_decode_fms(0x000506e3, &f, &m, &s);	/* Skylake client */
+	CU_ASSERT(f == 6 && m == 0x5e && s == 3);
+	pmc_decode_fms(0x00a20f10, &f, &m, &s);	/* Zen 3: family 0xf + 0xa */
+	CU_ASSERT(f == 0x19 && m == 0x21 && s == 0);
+	pmc_decode_fms(0x00000f29, &f, &m, &s);	/* NetBurst: family 15, no ext model */
+	CU_ASSERT(f == 15 && m == 2 && s == 9);
+	pmc_decode_fms(0x00000543, &f, &m, &s);	/* Pentium: family 5, ext model ignored */
+	CU_ASSERT(f == 5 && m == 4 && s == 3);
+}
+
+/* "GenuineIntel" / "AuthenticAMD" as CPUID.0H returns them (EBX, EDX, ECX). */
+static const struct pmc_cpuid_regs intel_l0 = { 0x16, 0x756e6547, 0x6c65746e, 0x49656e69 };
+static const struct pmc_cpuid_regs amd_l0 = { 0x10, 0x68747541, 0x444d4163, 0x69746e65 };
+
+static void test_describe_cpu(void)
+{
+	/* Skylake client under a hypervisor, PDCM set. */
+	struct pmc_cpuid_regs l1 = { 0x000506e3, 0, (1U << 31) | (1U << 15), 0 };
+	struct pmc_cpuid_regs l0a = { 0x07300404, 0, 0, 0x603 };
+	struct pmc_cpu_desc d;
+	struct pmcdrv_info info;
+
+	CU_ASSERT_EQUAL(pmc_describe_cpu(&intel_l0, &l1, &l0a, &d), 0);
+	CU_ASSERT_EQUAL(d.vendor, PMCDRV_VENDOR_INTEL);
+	CU_ASSERT_EQUAL(memcmp(d.vendor_id, "GenuineIntel", 12), 0);
+	CU_ASSERT_EQUAL(d.vendor_id[3], 0);
+	CU_ASSERT(d.family == 6 && d.model == 0x5e && d.stepping == 3);
+	CU_ASSERT_TRUE(d.hypervisor);
+	CU_ASSERT_TRUE(d.pdcm);
+	CU_ASSERT_EQUAL(d.pm.num_gp, 4);
+
+	pmc_info_from_desc(&d, &info);
+	CU_ASSERT_EQUAL(info.size, PMCDRV_INFO_SIZE_VER0);
+	CU_ASSERT_EQUAL(info.api_version, PMCDRV_API_VERSION);
+	CU_ASSERT_EQUAL(info.flags, PMCDRV_INFO_ARCH_PERFMON | PMCDRV_INFO_HYPERVISOR | PMCDRV_INFO_PDCM);
+	CU_ASSERT(info.num_gp == 4 && info.gp_width == 48 && info.num_fixed == 3 &&
+		  info.fixed_width == 48 && info.perfmon_version == 4);
+	CU_ASSERT_EQUAL(info.avail_mask, 0x70000000fULL);
+	CU_ASSERT(!info.in_use_hw && !info.in_use_reserved && !info.reserved0);
+
+	/* An AMD CPU: whatever leaf 0AH holds is not Intel perfmon; PDCM means nothing. */
+	CU_ASSERT_EQUAL(pmc_describe_cpu(&amd_l0, &l1, &l0a, &d), -ENODEV);
+	CU_ASSERT_EQUAL(d.vendor, PMCDRV_VENDOR_AMD);
+	CU_ASSERT_EQUAL(d.pm.version, 0);
+	CU_ASSERT_FALSE(d.pdcm);
+	pmc_info_from_desc(&d, &info);
+	CU_ASSERT_EQUAL(info.flags, PMCDRV_INFO_HYPERVISOR);
+	CU_ASSERT_EQUAL(info.avail_mask, 0);
+
+	/* Intel without a PMU (stock QEMU TCG): version 0. */
+	l0a = (struct pmc_cpuid_regs){ 0, 0, 0, 0 };
+	CU_ASSERT_EQUAL(pmc_describe_cpu(&intel_l0, &l1, &l0a, &d), -ENODEV);
+	CU_ASSERT_EQUAL(d.decode_err, PMC_DECODE_NO_PMU);
+	CU_ASSERT_FALSE(d.pdcm);
+}
+
+/* ---- events ---- */
+
+static struct pmc_arch_perfmon skl(void)
+{
+	struct pmc_arch_perfmon pm;
+	struct pmc_cpuid_regs r = { 0x07300404, 0, 0, 0x603 };
+
+	CU_ASSERT_EQUAL_FATAL(pmc_decode_perfmon(0x16, &r, &pm, NULL), 0);
+	return pm;
+}
+
+static void test_event_check(void)
+{
+	static const struct {
+		struct pmc_event_spec s;
+		int ret;
+		enum pmc_event_err err;
+	} t[] = {
+		{ { 0xc0, 0x00, 0, PMC_EVF_USER }, 0, PMC_EVENT_OK },
+		{ { 0x3c, 0x01, 0, PMC_EVF_USER | PMC_EVF_KERNEL }, 0, PMC_EVENT_OK },
+		{ { 0xd1, 0x20, 1, PMC_EVF_KERNEL | PMC_EVF_INV | PMC_EVF_EDGE }, 0, PMC_EVENT_OK },
+		{ { 0x100, 0, 0, PMC_EVF_USER }, -EINVAL, PMC_EVENT_BAD_EVENT },
+		{ { 0xc0, 0x100, 0, PMC_EVF_USER }, -EINVAL, PMC_EVENT_BAD_UMASK },
+		{ { 0xc0, 0, 256, PMC_EVF_USER }, -EINVAL, PMC_EVENT_BAD_CMASK },
+		{ { 0xc0, 0, 0, PMC_EVF_USER | (1U << 5) }, -EINVAL, PMC_EVENT_BAD_FLAGS },
+		{ { 0xc0, 0, 0, 1U << 31 }, -EINVAL, PMC_EVENT_BAD_FLAGS },
+		{ { 0xc0, 0, 0, 0 }, -EINVAL, PMC_EVENT_NO_MODE },
+		{ { 0xc0, 0, 0, PMC_EVF_USER | PMC_EVF_INV }, -EINVAL, PMC_EVENT_INV_NEEDS_CMASK },
+		{ { 0xffffffff, 0, 0, PMC_EVF_USER }, -EINVAL, PMC_EVENT_BAD_EVENT },
+	};
+	struct pmc_arch_perfmon pm = skl(), none = { 0 };
+	enum pmc_event_err err;
+	struct pmc_event_spec llc = { 0x2e, 0x41, 0, PMC_EVF_USER };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		err = PMC_EVENT_OK;
+		CU_ASSERT_EQUAL(pmc_event_check(&t[i].s, &pm, &err), t[i].ret);
+		CU_ASSERT_EQUAL(err, t[i].err);
+		CU_ASSERT_STRING_NOT_EQUAL(pmc_event_strerror(err), "unknown event error");
+	}
+	/* Architectural event marked unavailable: EBX bit 4 (LLC misses). */
+	pm.events_avail &= ~(1U << PMC_ARCH_LLC_MISSES);
+	CU_ASSERT_EQUAL(pmc_event_check(&llc, &pm, &err), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(err, PMC_EVENT_ARCH_UNAVAILABLE);
+	/* ... but the same code with another umask is a model-specific event: allowed. */
+	llc.umask = 0x42;
+	CU_ASSERT_EQUAL(pmc_event_check(&llc, &pm, &err), 0);
+	/* No PMU at all. */
+	CU_ASSERT_EQUAL(pmc_event_check(&t[0].s, &none, &err), -ENODEV);
+	CU_ASSERT_EQUAL(err, PMC_EVENT_NO_PMU);
+}
+
+static void test_evtsel_encode(void)
+{
+	struct pmc_event_spec s = { 0xc0, 0x00, 0, PMC_EVF_USER };
+	u32 flags;
+
+	CU_ASSERT_EQUAL(pmc_evtsel_encode(&s), 0xc0 | PMC_EVTSEL_USR);
+	s = (struct pmc_event_spec){ 0x3c, 0x01, 0, PMC_EVF_KERNEL };
+	CU_ASSERT_EQUAL(pmc_evtsel_encode(&s), 0x013c | PMC_EVTSEL_OS);
+	s = (struct pmc_event_spec){ 0xa3, 0x14, 0x14, PMC_EVF_USER | PMC_EVF_KERNEL |
+				     PMC_EVF_EDGE | PMC_EVF_INV };
+	CU_ASSERT_EQUAL(pmc_evtsel_encode(&s), 0x148714a3ULL);
+	CU_ASSERT_EQUAL(pmc_evtsel_encode(&s), 0x14a3 | (0x14ULL << PMC_EVTSEL_CMASK_SHIFT) |
+			PMC_EVTSEL_USR | PMC_EVTSEL_OS | PMC_EVTSEL_EDGE | PMC_EVTSEL_INV);
+	/* Whatever the flags, user space can never set EN, INT, AnyThread, PC or TSX bits. */
+	for (flags = 0; flags <= PMC_EVF_ALL; flags++) {
+		s = (struct pmc_event_spec){ 0xff, 0xff, 0xff, flags };
+		CU_ASSERT_EQUAL(pmc_evtsel_encode(&s) & (PMC_EVTSEL_EN | PMC_EVTSEL_INT |
+			PMC_EVTSEL_ANY | PMC_EVTSEL_PC | PMC_EVTSEL_IN_TX | PMC_EVTSEL_IN_TXCP), 0);
+	}
+}
+
+static void test_fixed_index(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	struct pmc_event_spec s = { 0xc0, 0x00, 0, PMC_EVF_USER };
+
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 0);
+	s.event = 0x3c;
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 1);
+	s.umask = 0x01;
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 2);
+	s.cmask = 1;
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
+	s = (struct pmc_event_spec){ 0xc0, 0, 0, PMC_EVF_USER | PMC_EVF_NO_FIXED };
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
+	s = (struct pmc_event_spec){ 0xc0, 0, 0, PMC_EVF_USER | PMC_EVF_EDGE };
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
+	s = (struct pmc_event_spec){ 0xc4, 0, 0, PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
+	/* Topdown slots has fixed counter 3 only where it exists. */
+	s = (struct pmc_event_spec){ 0xa4, 0x01, 0, PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
+	pm.fixed_mask |= 0x8;
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 3);
+
+	s = (struct pmc_event_spec){ 0xc0, 0, 0, PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_fixed_ctrl_field(&s), PMC_FIXED_CTRL_USR);
+	s.flags = PMC_EVF_KERNEL | PMC_EVF_USER;
+	CU_ASSERT_EQUAL(pmc_fixed_ctrl_field(&s), PMC_FIXED_CTRL_USR | PMC_FIXED_CTRL_OS);
+}
+
+static void test_assign(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	const u64 all = ~0ULL;
+	struct pmc_event_spec s[8] = {
+		{ 0xc4, 0, 0, PMC_EVF_USER },		/* GP */
+		{ 0xc0, 0, 0, PMC_EVF_USER },		/* fixed 0 */
+		{ 0x3c, 0, 0, PMC_EVF_USER },		/* fixed 1 */
+		{ 0x3c, 1, 0, PMC_EVF_USER },		/* fixed 2 */
+		{ 0xc0, 0, 0, PMC_EVF_KERNEL },		/* fixed 0 taken: GP */
+		{ 0xc5, 0, 0, PMC_EVF_USER },		/* GP */
+		{ 0x2e, 0x4f, 0, PMC_EVF_USER },	/* GP */
+		{ 0xd1, 0x01, 0, PMC_EVF_USER },	/* fifth GP: no room */
+	};
+	u32 idx[8];
+
+	CU_ASSERT_EQUAL_FATAL(pmc_assign_counters(s, 7, &pm, all, idx), 0);
+	CU_ASSERT_EQUAL(idx[0], 0);
+	CU_ASSERT_EQUAL(idx[1], 32);
+	CU_ASSERT_EQUAL(idx[2], 33);
+	CU_ASSERT_EQUAL(idx[3], 34);
+	CU_ASSERT_EQUAL(idx[4], 1);
+	CU_ASSERT_EQUAL(idx[5], 2);
+	CU_ASSERT_EQUAL(idx[6], 3);
+	CU_ASSERT_EQUAL(pmc_assign_counters(s, 8, &pm, all, idx), -ENOSPC);
+	/* PMC0 and fixed 0 held by someone else. */
+	CU_ASSERT_EQUAL_FATAL(pmc_assign_counters(s, 2, &pm, all & ~0x100000001ULL, idx), 0);
+	CU_ASSERT_EQUAL(idx[0], 1);
+	CU_ASSERT_EQUAL(idx[1], 2);
+	/* No usable counter at all. */
+	CU_ASSERT_EQUAL(pmc_assign_counters(s, 1, &pm, 0, idx), -ENOSPC);
+	CU_ASSERT_EQUAL(pmc_assign_counters(s, 0, &pm, 0, idx), 0);
+}
+
+static void test_enabled_counters(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	u64 evtsel[4] = { 0, PMC_EVTSEL_EN | 0xc0, 0xc0 | PMC_EVTSEL_USR, PMC_EVTSEL_EN };
+
+	CU_ASSERT_EQUAL(pmc_enabled_counters(&pm, evtsel, 0), 0xaULL);
+	/* Fixed 0 counts user, fixed 1 has only PMI (not counting), fixed 2 counts OS. */
+	CU_ASSERT_EQUAL(pmc_enabled_counters(&pm, evtsel, 0x182), 0x10000000aULL | (1ULL << 34));
+	/* Fields of counters that do not exist are ignored. */
+	CU_ASSERT_EQUAL(pmc_enabled_counters(&pm, evtsel, 0x3000), 0xaULL);
+}
+
+/* ---- arithmetic ---- */
+
+static void test_delta(void)
+{
+	CU_ASSERT_EQUAL(pmc_delta(100, 250, 48), 150);
+	CU_ASSERT_EQUAL(pmc_delta(5, 5, 48), 0);
+	CU_ASSERT_EQUAL(pmc_delta((1ULL << 48) - 10, 5, 48), 15);
+	CU_ASSERT_EQUAL(pmc_delta((1ULL << 40) - 1, 0, 40), 1);
+	CU_ASSERT_EQUAL(pmc_delta(0xfffffff0, 0x10, 32), 0x20);
+	CU_ASSERT_EQUAL(pmc_delta(~0ULL - 1, 3, 64), 5);
+	CU_ASSERT_EQUAL(pmc_delta(0, (1ULL << 48) - 1, 48), (1ULL << 48) - 1);
+	/* Bits above the width (e.g. a sign-extended legacy read) do not leak in. */
+	CU_ASSERT_EQUAL(pmc_delta(0xffff000000000000ULL | 7, 9, 48), 2);
+}
+
+static void test_legacy_write(void)
+{
+	u64 out = 123;
+
+	CU_ASSERT_TRUE(pmc_legacy_write_value(0, 48, &out));
+	CU_ASSERT_EQUAL(out, 0);
+	CU_ASSERT_TRUE(pmc_legacy_write_value(0x7fffffff, 48, &out));
+	CU_ASSERT_EQUAL(out, 0x7fffffff);
+	/* 2^31 would be sign-extended to 0xffff80000000: needs a full-width write. */
+	CU_ASSERT_FALSE(pmc_legacy_write_value(0x80000000ULL, 48, &out));
+	/* -65536 as a 48-bit counter: representable. */
+	CU_ASSERT_TRUE(pmc_legacy_write_value(0xffffffff0000ULL, 48, &out));
+	CU_ASSERT_EQUAL(out, 0xffff0000ULL);
+	CU_ASSERT_FALSE(pmc_legacy_write_value(0x100000000ULL, 48, &out));
+	CU_ASSERT_TRUE(pmc_legacy_write_value(0xffffffffULL, 32, &out));
+	CU_ASSERT_TRUE(pmc_legacy_write_value(~0ULL, 64, &out));
+	CU_ASSERT_EQUAL(out, 0xffffffffULL);
+}
+
+/* ---- output helpers ---- */
+
+static void test_thousands(void)
+{
+	char b[32];
+
+	CU_ASSERT_STRING_EQUAL(fmt_thousands(0, b, sizeof(b)), "0");
+	CU_ASSERT_STRING_EQUAL(fmt_thousands(999, b, sizeof(b)), "999");
+	CU_ASSERT_STRING_EQUAL(fmt_thousands(1000, b, sizeof(b)), "1,000");
+	CU_ASSERT_STRING_EQUAL(fmt_thousands(1234567, b, sizeof(b)), "1,234,567");
+	CU_ASSERT_STRING_EQUAL(fmt_thousands(~0ULL, b, sizeof(b)), "18,446,744,073,709,551,615");
+	/* Truncation stays NUL-terminated and within the buffer. */
+	CU_ASSERT_EQUAL(strlen(fmt_thousands(1234567, b, 4)), 3);
+}
+
+static void test_counter_mask_fmt(void)
+{
+	char b[128];
+
+	CU_ASSERT_STRING_EQUAL(fmt_counter_mask(0, b, sizeof(b)), "none");
+	CU_ASSERT_STRING_EQUAL(fmt_counter_mask(0x70000000fULL, b, sizeof(b)), "PMC0-3,FIXED0-2");
+	CU_ASSERT_STRING_EQUAL(fmt_counter_mask(0x5ULL | (1ULL << 35), b, sizeof(b)),
+			       "PMC0,PMC2,FIXED3");
+}
+
+static void test_json_string(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	json_string(f, "a\"b\\c\nd\te\x01");
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, "\"a\\\"b\\\\c\\nd\\te\\u0001\"");
+	free(buf);
+}
+
+int main(void)
+{
+	static const struct {
+		const char *name;
+		CU_TestFunc fn;
+	} tests[] = {
+		{ "decode CPUID.0AH vectors", test_decode_vectors },
+		{ "counter mask", test_counter_mask },
+		{ "describe CPU from CPUID", test_describe_cpu },
+		{ "family/model/stepping", test_fms },
+		{ "event check", test_event_check },
+		{ "EVTSEL encoding", test_evtsel_encode },
+		{ "fixed counter index", test_fixed_index },
+		{ "counter assignment", test_assign },
+		{ "enabled counters", test_enabled_counters },
+		{ "width-agnostic delta", test_delta },
+		{ "legacy PMC write", test_legacy_write },
+		{ "thousands separators", test_thousands },
+		{ "counter mask text", test_counter_mask_fmt },
+		{ "JSON strings", test_json_string },
+	};
+	CU_pSuite suite;
+	unsigned int run, failed;
+	size_t i;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	suite = CU_add_suite("pmu_logic", NULL, NULL);
+	for (i = 0; i < ARRAY_SIZE(tests); i++)
+		CU_add_test(suite, tests[i].name, tests[i].fn);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	run = CU_get_number_of_tests_run();
+	failed = CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	printf("unit: %u passed, %u failed\n", run - failed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmcctl: command-line front end of pmcdrv.
+ *
+ * Exit codes (docs/pmcctl.md): 0 success, 1 failure, 2 usage error,
+ * 3 module or PMU unavailable.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libpmc.h"
+#include "output.h"
+
+#define PMCCTL_VERSION "0.1"
+
+enum pmcctl_exit {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,
+	EXIT_USAGE = 2,
+	EXIT_UNAVAILABLE = 3,
+};
+
+/* ---- pmcctl info ---------------------------------------------------------- */
+
+struct info_report {
+	struct pmcdrv_info info;
+	bool from_module;
+	int module_err;			/* why the module could not be used */
+	int module_api;
+	const char *device;
+	enum pmc_decode_err decode_err;	/* user-space CPUID path only */
+	bool in_use_known;
+	/* MSR device probe */
+	int msr_err;
+	char msr_path[256];
+	bool msr_ok;
+};
+
+static const char *vendor_str(const struct pmcdrv_info *info, char *buf)
+{
+	memcpy(buf, info->vendor_id, 12);
+	buf[12] = '\0';
+	return buf;
+}
+
+static bool lockdown_active(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strstr(buf, "[integrity]") || strstr(buf, "[confidentiality]");
+}
+
+static const char *module_hint(int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ENODEV:
+	case -ENXIO:
+		return "pmcdrv is not loaded: sudo insmod kmod/pmcdrv.ko (or modprobe pmcdrv)";
+	case -EACCES:
+	case -EPERM:
+		return "no permission on the device (mode 0600 by default): run as root, or load with devmode=0660 and give your group the device";
+	default:
+		return "the pmcdrv device could not be opened";
+	}
+}
+
+static const char *msr_hint(int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ENODEV:
+		return "no MSR device: load the msr driver with 'modprobe msr'";
+	case -EACCES:
+	case -EPERM:
+		if (lockdown_active())
+			return "kernel lockdown forbids raw MSR access (/sys/kernel/security/lockdown); boot without lockdown or use pmcdrv";
+		if (geteuid() != 0)
+			return "MSR devices need root or CAP_SYS_RAWIO: run with sudo";
+		return "MSR access denied although root: check CAP_SYS_RAWIO and kernel lockdown";
+	case -ENXIO:
+		return "CPU 0 is offline";
+	default:
+		return "the MSR device could not be opened";
+	}
+}
+
+static void probe_msr(struct info_report *r)
+{
+	struct pmc_msr *m;
+	struct pmcdrv_info *info = &r->info;
+	uint64_t v;
+	long cpu;
+
+	r->msr_err = pmc_msr_open(0, NULL, false, &m);
+	if (r->msr_err) {
+		snprintf(r->msr_path, sizeof(r->msr_path), "/dev/cpu/0/msr");
+		return;
+	}
+	r->msr_ok = true;
+	snprintf(r->msr_path, sizeof(r->msr_path), "%s", pmc_msr_path(m));
+	pmc_msr_close(m);
+	if (r->from_module || !(info->flags & PMCDRV_INFO_ARCH_PERFMON))
+		return;
+
+	/* No module: read what needs MSRs through the msr device, CPU by CPU. */
+	for (cpu = 0; cpu < (long)info->nr_cpus; cpu++) {
+		struct pmc_arch_perfmon pm = {
+			.version = info->perfmon_version, .num_gp = info->num_gp,
+			.num_fixed = info->num_fixed,
+			.fixed_mask = (uint32_t)(info->avail_mask >> PMC_GLOBAL_FIXED_SHIFT),
+		};
+		uint64_t evtsel[PMC_MAX_GP] = { 0 }, fixed_ctrl = 0;
+		unsigned int i;
+
+		if (pmc_msr_open((int)cpu, NULL, false, &m))
+			continue;
+		if (cpu == 0 && (info->flags & PMCDRV_INFO_PDCM)) {
+			if (!pmc_msr_read(m, PMC_MSR_PERF_CAPABILITIES, &v)) {
+				info->perf_capabilities = v;
+				if (v & PMC_PERF_CAP_FW_WRITE)
+					info->flags |= PMCDRV_INFO_FW_WRITE;
+			}
+		}
+		for (i = 0; i < pm.num_gp && i < PMC_MAX_GP; i++)
+			pmc_msr_read(m, PMC_MSR_PERFEVTSEL0 + i, &evtsel[i]);
+		if (pm.fixed_mask)
+			pmc_msr_read(m, PMC_MSR_FIXED_CTR_CTRL, &fixed_ctrl);
+		info->in_use_hw |= pmc_enabled_counters(&pm, evtsel, fixed_ctrl);
+		if (pm.version >= 4 && !pmc_msr_read(m, PMC_MSR_PERF_GLOBAL_INUSE, &v)) {
+			info->in_use_hw |= v & info->avail_mask;
+			info->flags |= PMCDRV_INFO_GLOBAL_INUSE;
+		}
+		r->in_use_known = true;
+		pmc_msr_close(m);
+	}
+}
+
+static int gather_info(struct info_report *r, const char *device)
+{
+	struct pmc_dev *dev;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->device = device ? device : PMC_DEFAULT_DEVICE;
+	err = pmc_dev_open(device, &dev);
+	if (!err) {
+		r->module_api = pmc_dev_api_version(dev);
+		err = r->module_api < 0 ? r->module_api : pmc_dev_info(dev, &r->info);
+		pmc_dev_close(dev);
+	}
+	if (!err) {
+		r->from_module = true;
+		r->in_use_known = true;
+	} else {
+		r->module_err = err;
+		pmc_cpuid_info(&r->info, &r->decode_err);
+	}
+	probe_msr(r);
+	return 0;
+}
+
+static void print_events(FILE *f, const struct pmcdrv_info *info, bool avail, bool json)
+{
+	unsigned int i;
+	bool first = true;
+
+	for (i = 0; i < PMC_ARCH_NR_EVENTS && i < info->events_len; i++) {
+		bool is_avail = info->events_avail & (1U << i);
+
+		if (is_avail != avail)
+			continue;
+		if (json) {
+			fputs(first ? "" : ", ", f);
+			json_string(f, pmc_arch_event_name(i));
+		} else {
+			fprintf(f, "%s%s", first ? "" : " ", pmc_arch_event_name(i));
+		}
+		first = false;
+	}
+	if (first && !json)
+		fputs("none", f);
+}
+
+static void info_text(FILE *f, const struct info_report *r)
+{
+	const struct pmcdrv_info *in = &r->info;
+	char vbuf[16], mbuf[128];
+
+	if (r->from_module)
+		fprintf(f, "pmcdrv module:     loaded (%s, API %u)\n", r->device, in->api_version);
+	else
+		fprintf(f, "pmcdrv module:     not available (%s: %s)\n"
+			   "                   %s\n"
+			   "                   showing what CPUID tells user space\n",
+			r->device, strerror(-r->module_err), module_hint(r->module_err));
+	fprintf(f, "CPU:               %s family %u model %u (0x%x) stepping %u%s, %u online\n",
+		vendor_str(in, vbuf), in->family, in->model, in->model, in->stepping,
+		(in->flags & PMCDRV_INFO_HYPERVISOR) ? " (virtual machine)" : "", in->nr_cpus);
+	if (!(in->flags & PMCDRV_INFO_ARCH_PERFMON)) {
+		if (in->vendor != PMCDRV_VENDOR_INTEL)
+			fprintf(f, "Perfmon:           none: pmcdrv drives Intel architectural perfmon, this CPU is %s\n",
+				vbuf);
+		else
+			fprintf(f, "Perfmon:           none: %s\n",
+				r->from_module ? "the module found no architectural perfmon" :
+						 pmc_decode_strerror(r->decode_err));
+		fprintf(f, "                   only software events (task-clock, context-switches, cpu-migrations) can be counted\n");
+	} else {
+		fprintf(f, "Perfmon version:   %u\n", in->perfmon_version);
+		fprintf(f, "GP counters:       %u x %u bits\n", in->num_gp, in->gp_width);
+		fprintf(f, "Fixed counters:    %u x %u bits\n", in->num_fixed, in->fixed_width);
+		fprintf(f, "Arch events:       ");
+		print_events(f, in, true, false);
+		fprintf(f, "\nUnavailable:       ");
+		print_events(f, in, false, false);
+		fputc('\n', f);
+		if (in->flags & PMCDRV_INFO_PDCM) {
+			if (r->from_module || r->msr_ok)
+				fprintf(f, "PERF_CAPABILITIES: 0x%llx (full-width writes: %s)\n",
+					(unsigned long long)in->perf_capabilities,
+					(in->flags & PMCDRV_INFO_FW_WRITE) ? "yes" : "no");
+			else
+				fprintf(f, "PERF_CAPABILITIES: present, unreadable without pmcdrv or an MSR device\n");
+		} else {
+			fprintf(f, "PERF_CAPABILITIES: not present (no PDCM): legacy 32-bit counter writes only\n");
+		}
+		if (r->in_use_known) {
+			fprintf(f, "Enabled by others: %s\n",
+				fmt_counter_mask(in->in_use_hw, mbuf, sizeof(mbuf)));
+			if (r->from_module)
+				fprintf(f, "Reserved by kernel:%s%s\n", " ",
+					in->in_use_reserved ?
+					"yes (perf_events or the NMI watchdog holds the counters; "
+					"sysctl kernel.nmi_watchdog=0 or stop the perf user)" : "none");
+		} else {
+			fprintf(f, "Counters in use:   unknown (needs pmcdrv or an MSR device)\n");
+		}
+	}
+	if (r->msr_ok)
+		fprintf(f, "MSR device:        %s (usable by the fallback; counts include everything on that CPU)\n",
+			r->msr_path);
+	else
+		fprintf(f, "MSR device:        %s: %s\n                   %s\n",
+			r->msr_path, strerror(-r->msr_err), msr_hint(r->msr_err));
+}
+
+static void json_mask(FILE *f, const char *key, uint64_t mask, bool last)
+{
+	char buf[128];
+
+	fprintf(f, "    \"%s\": ", key);
+	json_string(f, fmt_counter_mask(mask, buf, sizeof(buf)));
+	fprintf(f, ",\n    \"%s_mask\": %llu%s\n", key, (unsigned long long)mask, last ? "" : ",");
+}
+
+static void info_json(FILE *f, const struct info_report *r)
+{
+	const struct pmcdrv_info *in = &r->info;
+	char vbuf[16];
+
+	fprintf(f, "{\n  \"source\": \"%s\",\n", r->from_module ? "module" : "cpuid");
+	fprintf(f, "  \"module\": {\n    \"loaded\": %s,\n    \"device\": ",
+		r->from_module ? "true" : "false");
+	json_string(f, r->device);
+	if (r->from_module) {
+		fprintf(f, ",\n    \"api_version\": %u\n  },\n", in->api_version);
+	} else {
+		fprintf(f, ",\n    \"error\": ");
+		json_string(f, strerror(-r->module_err));
+		fprintf(f, ",\n    \"hint\": ");
+		json_string(f, module_hint(r->module_err));
+		fprintf(f, "\n  },\n");
+	}
+	fprintf(f, "  \"cpu\": {\n    \"vendor\": ");
+	json_string(f, vendor_str(in, vbuf));
+	fprintf(f, ",\n    \"family\": %u,\n    \"model\": %u,\n    \"stepping\": %u,\n"
+		   "    \"hypervisor\": %s,\n    \"online\": %u\n  },\n",
+		in->family, in->model, in->stepping,
+		(in->flags & PMCDRV_INFO_HYPERVISOR) ? "true" : "false", in->nr_cpus);
+	fprintf(f, "  \"perfmon\": {\n    \"available\": %s,\n    \"version\": %u,\n",
+		(in->flags & PMCDRV_INFO_ARCH_PERFMON) ? "true" : "false", in->perfmon_version);
+	fprintf(f, "    \"gp_counters\": %u,\n    \"gp_width\": %u,\n"
+		   "    \"fixed_counters\": %u,\n    \"fixed_width\": %u,\n",
+		in->num_gp, in->gp_width, in->num_fixed, in->fixed_width);
+	fprintf(f, "    \"events_available\": [");
+	print_events(f, in, true, true);
+	fprintf(f, "],\n    \"events_unavailable\": [");
+	print_events(f, in, false, true);
+	fprintf(f, "],\n    \"pdcm\": %s,\n", (in->flags & PMCDRV_INFO_PDCM) ? "true" : "false");
+	if ((in->flags & PMCDRV_INFO_PDCM) && (r->from_module || r->msr_ok))
+		fprintf(f, "    \"perf_capabilities\": %llu,\n",
+			(unsigned long long)in->perf_capabilities);
+	else
+		fprintf(f, "    \"perf_capabilities\": null,\n");
+	fprintf(f, "    \"full_width_write\": %s\n  },\n",
+		(in->flags & PMCDRV_INFO_FW_WRITE) ? "true" : "false");
+	fprintf(f, "  \"counters\": {\n    \"in_use_known\": %s,\n",
+		r->in_use_known ? "true" : "false");
+	json_mask(f, "available", in->avail_mask, false);
+	json_mask(f, "enabled_by_others", in->in_use_hw, false);
+	json_mask(f, "reserved_by_kernel", in->in_use_reserved, true);
+	fprintf(f, "  },\n  \"msr_device\": {\n    \"usable\": %s,\n    \"path\": ",
+		r->msr_ok ? "true" : "false");
+	json_string(f, r->msr_path);
+	if (!r->msr_ok) {
+		fprintf(f, ",\n    \"error\": ");
+		json_string(f, strerror(-r->msr_err));
+		fprintf(f, ",\n    \"hint\": ");
+		json_string(f, msr_hint(r->msr_err));
+	}
+	fprintf(f, "\n  }\n}\n");
+}
+
+static void info_usage(FILE *f)
+{
+	fputs("usage: pmcctl info [-j|--json] [-d|--device PATH]\n"
+	      "\n"
+	      "Show the CPU's performance-monitoring unit: counters, widths, events,\n"
+	      "who is using the counters, and whether the MSR fallback is usable.\n"
+	      "Uses pmcdrv when loaded, CPUID from user space otherwise.\n"
+	      "\n"
+	      "  -j, --json          print one JSON object\n"
+	      "  -d, --device PATH   pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
+	      "  -h, --help          this help\n", f);
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct info_report r;
+	const char *device = NULL;
+	bool json = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+jd:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'd':
+			device = optarg;
+			break;
+		case 'h':
+			info_usage(stdout);
+			return EXIT_OK;
+		default:
+			info_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pmcctl info: unexpected argument '%s'\n", argv[optind]);
+		info_usage(stderr);
+		return EXIT_USAGE;
+	}
+	gather_info(&r, device);
+	if (json)
+		info_json(stdout, &r);
+	else
+		info_text(stdout, &r);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "pmcctl info: write error: %s\n", strerror(errno));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* ---- top level -------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "info", cmd_info, "show the PMU, the module and the MSR fallback" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: pmcctl [-h|--help] [-V|--version] COMMAND [ARGS]\n\ncommands:\n", f);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'pmcctl COMMAND --help' describes each command.\n"
+	      "exit codes: 0 ok, 1 failure, 2 usage error, 3 module or PMU unavailable\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("pmcctl %s (pmcdrv API %d)\n", PMCCTL_VERSION, PMCDRV_API_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "pmcctl: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}
