@@ -23,9 +23,9 @@ CFLAGS		?= -O2
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 B		:= build
-LIBPMC_SRCS	:= user/libpmc.c user/msr.c kmod/pmu_logic.c
+LIBPMC_SRCS	:= user/libpmc.c user/msr.c user/events.c kmod/pmu_logic.c
 LIBPMC_HDRS	:= user/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h include/uapi/linux/pmcdrv.h
-PMCCTL_SRCS	:= user/pmcctl.c user/output.c
+PMCCTL_SRCS	:= user/pmcctl.c user/cmd_run.c user/output.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))
@@ -51,7 +51,7 @@ module:
 # ---- user space ----------------------------------------------------------
 user: $(B)/bin/pmcctl $(B)/libpmc.a
 
-$(B)/user/%.o: user/%.c $(LIBPMC_HDRS) user/output.h
+$(B)/user/%.o: user/%.c $(LIBPMC_HDRS) user/output.h user/pmcctl.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
 
@@ -59,12 +59,12 @@ $(B)/user/pmu_logic.o: kmod/pmu_logic.c $(LIBPMC_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
 
-$(B)/libpmc.a: $(B)/user/libpmc.o $(B)/user/msr.o $(B)/user/pmu_logic.o
+$(B)/libpmc.a: $(B)/user/libpmc.o $(B)/user/msr.o $(B)/user/events.o $(B)/user/pmu_logic.o
 	$(AR) rcs $@ $^
 
 $(B)/bin/pmcctl: $(patsubst user/%.c,$(B)/user/%.o,$(PMCCTL_SRCS)) $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 # ---- tests ---------------------------------------------------------------
 # Unit tests: the shared logic and libpmc, compiled again under ASan+UBSan.

@@ -119,3 +119,106 @@ void pmc_hw_usage(const struct pmc_hw_caps *caps, struct pmc_hw_usage *usage)
 	usage->global_inuse = atomic_read(&acc.inuse_read);
 	usage->in_use_reserved = pmc_reserved_by_others(caps);
 }
+
+atomic_t pmc_hw_faults = ATOMIC_INIT(0);
+
+static void pmc_hw_release_gp(unsigned int n)
+{
+	while (n--) {
+		release_evntsel_nmi(PMC_MSR_PERFEVTSEL0 + n);
+		release_perfctr_nmi(PMC_MSR_PMC0 + n);
+	}
+}
+
+int pmc_hw_claim(const struct pmc_hw_caps *caps)
+{
+	const struct pmc_arch_perfmon *pm = &caps->cpu.pm;
+	struct pmc_hw_usage usage;
+	unsigned int i;
+
+	if (!(caps->flags & PMCDRV_INFO_ARCH_PERFMON))
+		return -ENODEV;
+	for (i = 0; i < pm->num_gp; i++) {
+		if (!reserve_perfctr_nmi(PMC_MSR_PMC0 + i))
+			goto busy;
+		if (!reserve_evntsel_nmi(PMC_MSR_PERFEVTSEL0 + i)) {
+			release_perfctr_nmi(PMC_MSR_PMC0 + i);
+			goto busy;
+		}
+	}
+	/* Someone who bypasses the arbitration (firmware, another driver). */
+	pmc_hw_usage(caps, &usage);
+	if (usage.in_use_hw) {
+		pmc_hw_release_gp(pm->num_gp);
+		pr_info_ratelimited("counters 0x%llx are enabled by another agent (firmware or a driver that bypasses the kernel's arbitration); refusing to share them\n",
+				    usage.in_use_hw);
+		return -EBUSY;
+	}
+	return 0;
+
+busy:
+	pmc_hw_release_gp(i);
+	pr_info_ratelimited("the PMU is held by perf_events (the NMI watchdog is one user): run 'sysctl kernel.nmi_watchdog=0' or stop the perf user, then retry\n");
+	return -EBUSY;
+}
+
+void pmc_hw_release(const struct pmc_hw_caps *caps)
+{
+	pmc_hw_release_gp(caps->cpu.pm.num_gp);
+}
+
+static void pmc_wr(u32 msr, u64 val)
+{
+	if (pmc_wrmsr_safe(msr, val))
+		atomic_inc(&pmc_hw_faults);
+}
+
+static u64 pmc_rd(u32 msr)
+{
+	u64 val = 0;
+
+	if (pmc_rdmsr_safe(msr, &val))
+		atomic_inc(&pmc_hw_faults);
+	return val;
+}
+
+void pmc_hw_start(const struct pmc_prog *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++) {
+		pmc_wr(p->ctr_msr[i], 0);
+		if (p->sel_msr[i])
+			pmc_wr(p->sel_msr[i], p->evtsel[i]);
+	}
+	if (p->fixed_ctrl_mask)
+		pmc_wr(PMC_MSR_FIXED_CTR_CTRL,
+		       (pmc_rd(PMC_MSR_FIXED_CTR_CTRL) & ~p->fixed_ctrl_mask) | p->fixed_ctrl);
+	if (p->has_global)
+		pmc_wr(PMC_MSR_PERF_GLOBAL_CTRL, pmc_rd(PMC_MSR_PERF_GLOBAL_CTRL) | p->global_mask);
+}
+
+void pmc_hw_read(const struct pmc_prog *p, u64 *vals)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr; i++)
+		vals[i] = pmc_rd(p->ctr_msr[i]);
+}
+
+void pmc_hw_stop(const struct pmc_prog *p)
+{
+	unsigned int i;
+
+	if (p->has_global)
+		pmc_wr(PMC_MSR_PERF_GLOBAL_CTRL,
+		       pmc_rd(PMC_MSR_PERF_GLOBAL_CTRL) & ~p->global_mask);
+	if (p->fixed_ctrl_mask)
+		pmc_wr(PMC_MSR_FIXED_CTR_CTRL,
+		       pmc_rd(PMC_MSR_FIXED_CTR_CTRL) & ~p->fixed_ctrl_mask);
+	for (i = 0; i < p->nr; i++) {
+		if (p->sel_msr[i])
+			pmc_wr(p->sel_msr[i], 0);
+		pmc_wr(p->ctr_msr[i], 0);
+	}
+}

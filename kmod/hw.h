@@ -7,6 +7,7 @@
 #ifndef PMCDRV_HW_H
 #define PMCDRV_HW_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 #include <pmcdrv/pmu.h>
 
@@ -28,5 +29,25 @@ struct pmc_hw_usage {
 
 /* Who uses the counters right now.  May sleep. */
 void pmc_hw_usage(const struct pmc_hw_caps *caps, struct pmc_hw_usage *usage);
+
+/*
+ * Claim every GP counter through the kernel's arbitration (as perf's
+ * reserve_pmc_hardware() does) and check that no counter is enabled by
+ * anyone else.  -EBUSY, with the reason logged, when perf_events, the NMI
+ * watchdog or another agent holds them.  May sleep.
+ */
+int pmc_hw_claim(const struct pmc_hw_caps *caps);
+void pmc_hw_release(const struct pmc_hw_caps *caps);
+
+/*
+ * Per-CPU register work; callers have IRQs disabled.  start: program and
+ * zero the counters and enable them; read: current raw values; stop:
+ * disable, then zero, so the next user sees nothing of ours.  A failed MSR
+ * access is counted in pmc_hw_faults and otherwise ignored.
+ */
+void pmc_hw_start(const struct pmc_prog *p);
+void pmc_hw_read(const struct pmc_prog *p, u64 *vals);
+void pmc_hw_stop(const struct pmc_prog *p);
+extern atomic_t pmc_hw_faults;
 
 #endif /* PMCDRV_HW_H */

@@ -17,6 +17,7 @@
 #include <linux/pmcdrv.h>
 
 #include "hw.h"
+#include "session.h"
 
 static ushort devmode = 0600;
 module_param(devmode, ushort, 0444);
@@ -26,6 +27,9 @@ MODULE_PARM_DESC(devmode, "permissions of /dev/pmcdrv (default 0600)");
 static struct pmc_hw_caps pmc_caps;
 
 static_assert(sizeof(struct pmcdrv_info) == PMCDRV_INFO_SIZE_VER0);
+static_assert(sizeof(struct pmcdrv_config) == PMCDRV_CONFIG_SIZE_VER0);
+static_assert(sizeof(struct pmcdrv_attach) == PMCDRV_ATTACH_SIZE_VER0);
+static_assert(sizeof(struct pmcdrv_read) == PMCDRV_READ_SIZE_VER0);
 
 /*
  * Copy a size-versioned struct in: the caller's 'size' is its first u32.
@@ -79,11 +83,65 @@ static long pmc_ioctl_info(void __user *uarg)
 	return 0;
 }
 
+static long pmc_ioctl_config(struct pmc_session *s, void __user *uarg)
+{
+	struct pmcdrv_config cfg;
+	long usize;
+	int err;
+
+	usize = pmc_copy_struct_in(&cfg, sizeof(cfg), PMCDRV_CONFIG_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	err = pmc_session_config(s, &cfg);
+	if (err)
+		return err;
+	cfg.size = sizeof(cfg);
+	if (copy_to_user(uarg, &cfg, min_t(size_t, usize, sizeof(cfg))))
+		return -EFAULT;
+	return 0;
+}
+
+static long pmc_ioctl_attach(struct pmc_session *s, void __user *uarg)
+{
+	struct pmcdrv_attach a;
+	long usize;
+
+	usize = pmc_copy_struct_in(&a, sizeof(a), PMCDRV_ATTACH_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	if (a.reserved0 || a.reserved[0] || a.reserved[1] ||
+	    (a.flags & ~PMCDRV_ATTACH_ENABLE_ON_EXEC) || a.pid < 0)
+		return -EINVAL;
+	return pmc_session_attach(s, a.pid, a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC);
+}
+
+static long pmc_ioctl_read(struct pmc_session *s, void __user *uarg)
+{
+	struct pmcdrv_read r;
+	long usize;
+	int err;
+
+	usize = pmc_copy_struct_in(&r, sizeof(r), PMCDRV_READ_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)))
+		return -EINVAL;
+	memset(&r, 0, sizeof(r));
+	err = pmc_session_read(s, &r);
+	if (err)
+		return err;
+	r.size = sizeof(r);
+	if (copy_to_user(uarg, &r, min_t(size_t, usize, sizeof(r))))
+		return -EFAULT;
+	return 0;
+}
+
 /* The size bits of a command are ignored: the struct's own 'size' field rules. */
 #define PMC_IOC_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
 
 static long pmc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
+	struct pmc_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
 	switch (PMC_IOC_CMD(cmd)) {
@@ -91,13 +149,39 @@ static long pmc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return PMCDRV_API_VERSION;
 	case PMC_IOC_CMD(PMCDRV_IOC_INFO):
 		return pmc_ioctl_info(uarg);
+	case PMC_IOC_CMD(PMCDRV_IOC_CONFIG):
+		return pmc_ioctl_config(s, uarg);
+	case PMC_IOC_CMD(PMCDRV_IOC_ATTACH):
+		return pmc_ioctl_attach(s, uarg);
+	case PMC_IOC_CMD(PMCDRV_IOC_READ):
+		return pmc_ioctl_read(s, uarg);
+	case PMC_IOC_CMD(PMCDRV_IOC_ENABLE):
+		return arg ? -EINVAL : pmc_session_enable(s, true);
+	case PMC_IOC_CMD(PMCDRV_IOC_DISABLE):
+		return arg ? -EINVAL : pmc_session_enable(s, false);
+	case PMC_IOC_CMD(PMCDRV_IOC_RESET):
+		return arg ? -EINVAL : pmc_session_reset(s);
 	default:
 		return -ENOTTY;
 	}
 }
 
+static int pmc_open(struct inode *inode, struct file *file)
+{
+	file->private_data = pmc_session_create();
+	return file->private_data ? 0 : -ENOMEM;
+}
+
+static int pmc_release(struct inode *inode, struct file *file)
+{
+	pmc_session_close(file->private_data);
+	return 0;
+}
+
 static const struct file_operations pmc_fops = {
 	.owner		= THIS_MODULE,
+	.open		= pmc_open,
+	.release	= pmc_release,
 	.unlocked_ioctl	= pmc_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
@@ -125,18 +209,26 @@ static int __init pmcdrv_init(void)
 		pr_info("%s: no hardware counters, only software events are available\n",
 			pmc_decode_strerror(pmc_caps.cpu.decode_err));
 
+	err = pmc_sessions_init(&pmc_caps);
+	if (err)
+		return err;
 	pmc_miscdev.mode = devmode;
 	err = misc_register(&pmc_miscdev);
 	if (err) {
 		pr_err("cannot register /dev/%s: %d\n", PMCDRV_DEVICE_NAME, err);
-		return err;
+		goto err_sessions_exit;
 	}
 	return 0;
+
+err_sessions_exit:
+	pmc_sessions_exit();
+	return err;
 }
 
 static void __exit pmcdrv_exit(void)
 {
 	misc_deregister(&pmc_miscdev);
+	pmc_sessions_exit();
 }
 
 module_init(pmcdrv_init);

@@ -277,8 +277,130 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 		return "this CPU has no architectural performance counters";
 	case PMC_EVENT_ARCH_UNAVAILABLE:
 		return "CPUID.0AH marks this architectural event unavailable on this CPU";
+	case PMC_EVENT_BAD_TYPE:
+		return "event type must be hardware or software";
+	case PMC_EVENT_BAD_SW_ID:
+		return "unknown software event";
+	case PMC_EVENT_SW_FIELDS:
+		return "a software event takes no event/umask/cmask/flags";
+	case PMC_EVENT_RESERVED:
+		return "reserved event field is not zero";
 	}
 	return "unknown event error";
+}
+
+void pmc_event_to_spec(const struct pmcdrv_event *ev, struct pmc_event_spec *spec)
+{
+	spec->event = ev->event;
+	spec->umask = ev->umask;
+	spec->cmask = ev->cmask;
+	spec->flags = ev->flags;
+}
+
+int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmon *pm,
+		     enum pmc_event_err *why)
+{
+	struct pmc_event_spec spec;
+	enum pmc_event_err err = PMC_EVENT_OK;
+
+	if (ev->reserved) {
+		err = PMC_EVENT_RESERVED;
+	} else if (ev->type == PMCDRV_EVENT_SW) {
+		if (ev->flags || ev->event || ev->umask || ev->cmask)
+			err = PMC_EVENT_SW_FIELDS;
+		else if (ev->sw_id < PMCDRV_SW_TASK_CLOCK || ev->sw_id > PMCDRV_SW_CPU_MIGRATIONS)
+			err = PMC_EVENT_BAD_SW_ID;
+	} else if (ev->type == PMCDRV_EVENT_HW) {
+		if (ev->sw_id) {
+			err = PMC_EVENT_RESERVED;
+		} else {
+			pmc_event_to_spec(ev, &spec);
+			return pmc_event_check(&spec, pm, why);
+		}
+	} else {
+		err = PMC_EVENT_BAD_TYPE;
+	}
+	if (why)
+		*why = err;
+	return err == PMC_EVENT_OK ? 0 : -EINVAL;
+}
+
+int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
+		     u64 usable, u32 *counter, struct pmc_config_verdict *v)
+{
+	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	u32 idx[PMCDRV_MAX_EVENTS];
+	static const struct pmcdrv_event zero;
+	unsigned int i, nhw = 0;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	if (cfg->flags & ~PMCDRV_CONFIG_NO_INHERIT) {
+		v->err = PMC_CONFIG_BAD_FLAGS;
+		return -EINVAL;
+	}
+	if (cfg->reserved0 || cfg->reserved[0] || cfg->reserved[1]) {
+		v->err = PMC_CONFIG_RESERVED;
+		return -EINVAL;
+	}
+	if (!cfg->nr_events || cfg->nr_events > PMCDRV_MAX_EVENTS) {
+		v->err = PMC_CONFIG_BAD_NR_EVENTS;
+		return -EINVAL;
+	}
+	for (i = cfg->nr_events; i < PMCDRV_MAX_EVENTS; i++) {
+		if (memcmp(&cfg->events[i], &zero, sizeof(zero))) {
+			v->err = PMC_CONFIG_UNUSED_NOT_ZERO;
+			v->bad_index = i;
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < cfg->nr_events; i++) {
+		const struct pmcdrv_event *ev = &cfg->events[i];
+
+		ret = pmc_uevent_check(ev, pm, &v->event_err);
+		if (ret) {
+			v->err = PMC_CONFIG_BAD_EVENT;
+			v->bad_index = i;
+			return ret;
+		}
+		counter[i] = ~0U;
+		if (ev->type != PMCDRV_EVENT_HW)
+			continue;
+		v->has_hw = true;
+		if (ev->flags & PMCDRV_EVF_KERNEL)
+			v->has_kernel = true;
+		pmc_event_to_spec(ev, &specs[nhw++]);
+	}
+	if (pmc_assign_counters(specs, nhw, pm, usable, idx)) {
+		v->err = PMC_CONFIG_NO_COUNTERS;
+		return -ENOSPC;
+	}
+	for (i = 0, nhw = 0; i < cfg->nr_events; i++) {
+		if (cfg->events[i].type == PMCDRV_EVENT_HW)
+			counter[i] = idx[nhw++];
+	}
+	return 0;
+}
+
+const char *pmc_config_strerror(const struct pmc_config_verdict *v)
+{
+	switch (v->err) {
+	case PMC_CONFIG_OK:
+		return "ok";
+	case PMC_CONFIG_BAD_FLAGS:
+		return "unknown configuration flags";
+	case PMC_CONFIG_RESERVED:
+		return "reserved configuration field is not zero";
+	case PMC_CONFIG_BAD_NR_EVENTS:
+		return "number of events must be 1..16";
+	case PMC_CONFIG_UNUSED_NOT_ZERO:
+		return "an event slot past nr_events is not zero";
+	case PMC_CONFIG_BAD_EVENT:
+		return pmc_event_strerror(v->event_err);
+	case PMC_CONFIG_NO_COUNTERS:
+		return "more hardware events than counters (multiplexing is not supported)";
+	}
+	return "unknown configuration error";
 }
 
 u64 pmc_evtsel_encode(const struct pmc_event_spec *s)
@@ -356,6 +478,33 @@ int pmc_assign_counters(const struct pmc_event_spec *specs, unsigned int n,
 		free &= ~BIT_ULL(gp);
 	}
 	return 0;
+}
+
+void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned int n,
+		    const struct pmc_arch_perfmon *pm, bool fw_write, struct pmc_prog *p)
+{
+	unsigned int i, fx, shift;
+
+	memset(p, 0, sizeof(*p));
+	p->has_global = pm->version >= 2;
+	for (i = 0; i < n && i < PMCDRV_MAX_EVENTS; i++) {
+		p->idx[i] = idx[i];
+		p->global_mask |= BIT_ULL(idx[i]);
+		if (idx[i] >= PMC_GLOBAL_FIXED_SHIFT) {
+			fx = idx[i] - PMC_GLOBAL_FIXED_SHIFT;
+			shift = fx * PMC_FIXED_CTRL_FIELD_BITS;
+			p->ctr_msr[i] = PMC_MSR_FIXED_CTR0 + fx;
+			p->width[i] = pm->fixed_width;
+			p->fixed_ctrl |= pmc_fixed_ctrl_field(&specs[i]) << shift;
+			p->fixed_ctrl_mask |= PMC_FIXED_CTRL_FIELD << shift;
+		} else {
+			p->ctr_msr[i] = (fw_write ? PMC_MSR_A_PMC0 : PMC_MSR_PMC0) + idx[i];
+			p->sel_msr[i] = PMC_MSR_PERFEVTSEL0 + idx[i];
+			p->evtsel[i] = pmc_evtsel_encode(&specs[i]) | PMC_EVTSEL_EN;
+			p->width[i] = pm->gp_width;
+		}
+	}
+	p->nr = i;
 }
 
 bool pmc_legacy_write_value(u64 val, unsigned int width, u64 *out)

@@ -10,50 +10,126 @@
 
 #include "libpmc.h"
 
-struct pmc_dev {
+struct pmc_session {
 	int fd;
+	bool inherit;
+	bool configured;
+	struct pmcdrv_config cfg;
 };
 
-int pmc_dev_open(const char *path, struct pmc_dev **out)
+int pmc_session_open(const char *path, struct pmc_session **out)
 {
-	struct pmc_dev *dev;
+	struct pmc_session *s;
 	int fd;
 
 	fd = open(path ? path : PMC_DEFAULT_DEVICE, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	dev = calloc(1, sizeof(*dev));
-	if (!dev) {
+	s = calloc(1, sizeof(*s));
+	if (!s) {
 		close(fd);
 		return -ENOMEM;
 	}
-	dev->fd = fd;
-	*out = dev;
+	s->fd = fd;
+	s->inherit = true;
+	s->cfg.size = sizeof(s->cfg);
+	*out = s;
 	return 0;
 }
 
-void pmc_dev_close(struct pmc_dev *dev)
+void pmc_session_close(struct pmc_session *s)
 {
-	if (!dev)
+	if (!s)
 		return;
-	close(dev->fd);
-	free(dev);
+	close(s->fd);
+	free(s);
 }
 
-int pmc_dev_api_version(struct pmc_dev *dev)
+int pmc_session_api_version(struct pmc_session *s)
 {
-	int v = ioctl(dev->fd, PMCDRV_IOC_API_VERSION);
+	int v = ioctl(s->fd, PMCDRV_IOC_API_VERSION);
 
 	return v < 0 ? -errno : v;
 }
 
-int pmc_dev_info(struct pmc_dev *dev, struct pmcdrv_info *info)
+int pmc_session_info(struct pmc_session *s, struct pmcdrv_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
-	if (ioctl(dev->fd, PMCDRV_IOC_INFO, info) < 0)
+	if (ioctl(s->fd, PMCDRV_IOC_INFO, info) < 0)
 		return -errno;
 	return 0;
+}
+
+int pmc_session_add(struct pmc_session *s, const struct pmcdrv_event *ev)
+{
+	if (s->configured)
+		return -EALREADY;
+	if (s->cfg.nr_events >= PMCDRV_MAX_EVENTS)
+		return -E2BIG;
+	s->cfg.events[s->cfg.nr_events] = *ev;
+	return (int)s->cfg.nr_events++;
+}
+
+void pmc_session_set_inherit(struct pmc_session *s, bool inherit)
+{
+	s->inherit = inherit;
+}
+
+int pmc_session_config(struct pmc_session *s)
+{
+	if (s->configured)
+		return -EALREADY;
+	s->cfg.flags = s->inherit ? 0 : PMCDRV_CONFIG_NO_INHERIT;
+	if (ioctl(s->fd, PMCDRV_IOC_CONFIG, &s->cfg) < 0)
+		return -errno;
+	s->configured = true;
+	return 0;
+}
+
+uint32_t pmc_session_counter(const struct pmc_session *s, unsigned int i)
+{
+	return s->configured && i < s->cfg.nr_events ? s->cfg.events[i].counter : ~0U;
+}
+
+int pmc_session_attach(struct pmc_session *s, pid_t pid, uint32_t flags)
+{
+	struct pmcdrv_attach a = { .size = sizeof(a), .flags = flags, .pid = pid };
+	int err;
+
+	if (!s->configured) {
+		err = pmc_session_config(s);
+		if (err)
+			return err;
+	}
+	return ioctl(s->fd, PMCDRV_IOC_ATTACH, &a) < 0 ? -errno : 0;
+}
+
+static int simple_ioctl(struct pmc_session *s, unsigned long cmd)
+{
+	return ioctl(s->fd, cmd, 0) < 0 ? -errno : 0;
+}
+
+int pmc_session_enable(struct pmc_session *s)
+{
+	return simple_ioctl(s, PMCDRV_IOC_ENABLE);
+}
+
+int pmc_session_disable(struct pmc_session *s)
+{
+	return simple_ioctl(s, PMCDRV_IOC_DISABLE);
+}
+
+int pmc_session_reset(struct pmc_session *s)
+{
+	return simple_ioctl(s, PMCDRV_IOC_RESET);
+}
+
+int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	return ioctl(s->fd, PMCDRV_IOC_READ, r) < 0 ? -errno : 0;
 }
 
 static void cpuid_regs(uint32_t leaf, struct pmc_cpuid_regs *r)

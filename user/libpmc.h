@@ -11,21 +11,77 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/pmcdrv.h>
 #include <pmcdrv/pmu.h>
 
 #define PMC_DEFAULT_DEVICE	"/dev/" PMCDRV_DEVICE_NAME
 
-/* ---- the pmcdrv char device -------------------------------------------- */
-struct pmc_dev;
+/* ---- sessions: one open of /dev/pmcdrv ----------------------------------- */
+struct pmc_session;
 
-/* Open @path (NULL: /dev/pmcdrv).  -ENOENT: module not loaded. */
-int pmc_dev_open(const char *path, struct pmc_dev **out);
-void pmc_dev_close(struct pmc_dev *dev);
+/* Open @path (NULL: /dev/pmcdrv), close-on-exec.  -ENOENT: module not loaded. */
+int pmc_session_open(const char *path, struct pmc_session **out);
+/* Untracks every task and frees the handle (counts are gone). */
+void pmc_session_close(struct pmc_session *s);
 /* The module's PMCDRV_API_VERSION (> 0), or -errno. */
-int pmc_dev_api_version(struct pmc_dev *dev);
+int pmc_session_api_version(struct pmc_session *s);
 /* PMCDRV_IOC_INFO; fills @info completely. */
-int pmc_dev_info(struct pmc_dev *dev, struct pmcdrv_info *info);
+int pmc_session_info(struct pmc_session *s, struct pmcdrv_info *info);
+
+/* Add an event (before attach); returns its index, or -E2BIG when full. */
+int pmc_session_add(struct pmc_session *s, const struct pmcdrv_event *ev);
+/* Do not follow forks and threads (default: follow). */
+void pmc_session_set_inherit(struct pmc_session *s, bool inherit);
+/* Send the events (PMCDRV_IOC_CONFIG); attach does it when not done yet. */
+int pmc_session_config(struct pmc_session *s);
+/* GLOBAL_CTRL bit of the counter event @i got (after config), ~0 for software. */
+uint32_t pmc_session_counter(const struct pmc_session *s, unsigned int i);
+/* Count @pid (0: the calling thread); flags: PMCDRV_ATTACH_*. */
+int pmc_session_attach(struct pmc_session *s, pid_t pid, uint32_t flags);
+int pmc_session_enable(struct pmc_session *s);
+int pmc_session_disable(struct pmc_session *s);
+int pmc_session_reset(struct pmc_session *s);
+/* All values, times and flags in one call. */
+int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r);
+
+/* ---- event lists: the -e syntax of pmcctl ---------------------------------- */
+#define PMC_EVENT_NAME_MAX	80
+
+struct pmc_evsel {
+	char name[PMC_EVENT_NAME_MAX];	/* as the user wrote it */
+	struct pmcdrv_event ev;
+};
+
+struct pmc_evlist {
+	unsigned int n;
+	struct pmc_evsel ev[PMCDRV_MAX_EVENTS];
+};
+
+/*
+ * Append the events of one -e argument: a comma-separated list of
+ *   names       instructions, cycles, ref-cycles, branches, branch-misses,
+ *               llc-references, llc-misses, task-clock, context-switches,
+ *               cpu-migrations (and perf's aliases)
+ *   0xUUEE      umask << 8 | event select
+ *   rHEX        perf's raw form: event, umask, edge (18), inv (23), cmask (31:24)
+ *   cpu/event=0xc0,umask=0x1,cmask=1,inv,edge/
+ * each optionally followed by :u, :k or :uk (default: both modes).
+ * -EINVAL with a message naming the bad term and the fix in @err.
+ */
+int pmc_evlist_parse(struct pmc_evlist *l, const char *arg, char *err, size_t errlen);
+
+/* perf stat's default set, minus what the PMU does not offer. */
+void pmc_evlist_default(struct pmc_evlist *l, const struct pmcdrv_info *info);
+
+/* Is event @i a hardware event? */
+static inline bool pmc_evsel_is_hw(const struct pmc_evsel *e)
+{
+	return e->ev.type == PMCDRV_EVENT_HW;
+}
+
+/* Name of a known event that matches @ev exactly ("instructions"), or NULL. */
+const char *pmc_event_known_name(const struct pmcdrv_event *ev);
 
 /* ---- without the module: CPUID from user space ------------------------- */
 /*

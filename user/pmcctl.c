@@ -2,8 +2,7 @@
 /*
  * pmcctl: command-line front end of pmcdrv.
  *
- * Exit codes (docs/pmcctl.md): 0 success, 1 failure, 2 usage error,
- * 3 module or PMU unavailable.
+ * Exit codes: user/pmcctl.h and docs/pmcctl.md.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,15 +14,9 @@
 
 #include "libpmc.h"
 #include "output.h"
+#include "pmcctl.h"
 
 #define PMCCTL_VERSION "0.1"
-
-enum pmcctl_exit {
-	EXIT_OK = 0,
-	EXIT_FAIL = 1,
-	EXIT_USAGE = 2,
-	EXIT_UNAVAILABLE = 3,
-};
 
 /* ---- pmcctl info ---------------------------------------------------------- */
 
@@ -61,7 +54,7 @@ static bool lockdown_active(void)
 	return strstr(buf, "[integrity]") || strstr(buf, "[confidentiality]");
 }
 
-static const char *module_hint(int err)
+const char *pmcctl_module_hint(int err)
 {
 	switch (err) {
 	case -ENOENT:
@@ -149,16 +142,16 @@ static void probe_msr(struct info_report *r)
 
 static int gather_info(struct info_report *r, const char *device)
 {
-	struct pmc_dev *dev;
+	struct pmc_session *dev;
 	int err;
 
 	memset(r, 0, sizeof(*r));
 	r->device = device ? device : PMC_DEFAULT_DEVICE;
-	err = pmc_dev_open(device, &dev);
+	err = pmc_session_open(device, &dev);
 	if (!err) {
-		r->module_api = pmc_dev_api_version(dev);
-		err = r->module_api < 0 ? r->module_api : pmc_dev_info(dev, &r->info);
-		pmc_dev_close(dev);
+		r->module_api = pmc_session_api_version(dev);
+		err = r->module_api < 0 ? r->module_api : pmc_session_info(dev, &r->info);
+		pmc_session_close(dev);
 	}
 	if (!err) {
 		r->from_module = true;
@@ -204,7 +197,7 @@ static void info_text(FILE *f, const struct info_report *r)
 		fprintf(f, "pmcdrv module:     not available (%s: %s)\n"
 			   "                   %s\n"
 			   "                   showing what CPUID tells user space\n",
-			r->device, strerror(-r->module_err), module_hint(r->module_err));
+			r->device, strerror(-r->module_err), pmcctl_module_hint(r->module_err));
 	fprintf(f, "CPU:               %s family %u model %u (0x%x) stepping %u%s, %u online\n",
 		vendor_str(in, vbuf), in->family, in->model, in->model, in->stepping,
 		(in->flags & PMCDRV_INFO_HYPERVISOR) ? " (virtual machine)" : "", in->nr_cpus);
@@ -280,7 +273,7 @@ static void info_json(FILE *f, const struct info_report *r)
 		fprintf(f, ",\n    \"error\": ");
 		json_string(f, strerror(-r->module_err));
 		fprintf(f, ",\n    \"hint\": ");
-		json_string(f, module_hint(r->module_err));
+		json_string(f, pmcctl_module_hint(r->module_err));
 		fprintf(f, "\n  },\n");
 	}
 	fprintf(f, "  \"cpu\": {\n    \"vendor\": ");
@@ -390,6 +383,8 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{ "run", cmd_run, "count a command, like perf stat" },
+	{ "list", cmd_list, "list the events this CPU supports" },
 	{ "info", cmd_info, "show the PMU, the module and the MSR fallback" },
 };
 
@@ -401,7 +396,8 @@ static void usage(FILE *f)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'pmcctl COMMAND --help' describes each command.\n"
-	      "exit codes: 0 ok, 1 failure, 2 usage error, 3 module or PMU unavailable\n", f);
+	      "exit codes: 0 ok, 1 failure, 2 usage error, 3 module or PMU unavailable, 4 counters busy;\n"
+	      "'run' returns the command's own status (126/127: cannot execute / not found)\n", f);
 }
 
 int main(int argc, char **argv)

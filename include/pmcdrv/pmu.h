@@ -177,11 +177,12 @@ int pmc_describe_cpu(const struct pmc_cpuid_regs *leaf0, const struct pmc_cpuid_
 void pmc_info_from_desc(const struct pmc_cpu_desc *desc, struct pmcdrv_info *info);
 
 /* ---- Event specifications --------------------------------------------- */
-#define PMC_EVF_USER		BIT_ULL(0)	/* count at CPL > 0 */
-#define PMC_EVF_KERNEL		BIT_ULL(1)	/* count at CPL 0 */
-#define PMC_EVF_EDGE		BIT_ULL(2)
-#define PMC_EVF_INV		BIT_ULL(3)
-#define PMC_EVF_NO_FIXED	BIT_ULL(4)	/* force a general-purpose counter */
+/* The ABI's event flags are the logic's event flags. */
+#define PMC_EVF_USER		PMCDRV_EVF_USER		/* count at CPL > 0 */
+#define PMC_EVF_KERNEL		PMCDRV_EVF_KERNEL	/* count at CPL 0 */
+#define PMC_EVF_EDGE		PMCDRV_EVF_EDGE
+#define PMC_EVF_INV		PMCDRV_EVF_INV
+#define PMC_EVF_NO_FIXED	PMCDRV_EVF_NO_FIXED	/* force a general-purpose counter */
 #define PMC_EVF_ALL		(PMC_EVF_USER | PMC_EVF_KERNEL | PMC_EVF_EDGE | \
 				 PMC_EVF_INV | PMC_EVF_NO_FIXED)
 
@@ -203,6 +204,10 @@ enum pmc_event_err {
 	PMC_EVENT_INV_NEEDS_CMASK,	/* inv without cmask has no meaning */
 	PMC_EVENT_NO_PMU,		/* CPU has no architectural perfmon */
 	PMC_EVENT_ARCH_UNAVAILABLE,	/* architectural event marked unavailable */
+	PMC_EVENT_BAD_TYPE,		/* type is neither HW nor SW */
+	PMC_EVENT_BAD_SW_ID,		/* unknown software event */
+	PMC_EVENT_SW_FIELDS,		/* hardware fields set on a software event */
+	PMC_EVENT_RESERVED,		/* reserved field not zero */
 };
 
 int pmc_event_check(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm,
@@ -218,6 +223,41 @@ int pmc_event_fixed_index(const struct pmc_event_spec *spec, const struct pmc_ar
 /* FIXED_CTR_CTRL field (unshifted) for a spec on a fixed counter: OS/USR only, never PMI/ANY. */
 u64 pmc_fixed_ctrl_field(const struct pmc_event_spec *spec);
 
+/* A struct pmcdrv_event from the ABI as a spec (hardware events only). */
+void pmc_event_to_spec(const struct pmcdrv_event *ev, struct pmc_event_spec *spec);
+
+/* Check one ABI event: type, software id, hardware fields, reserved. */
+int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmon *pm,
+		     enum pmc_event_err *why);
+
+enum pmc_config_err {
+	PMC_CONFIG_OK = 0,
+	PMC_CONFIG_BAD_FLAGS,		/* unknown PMCDRV_CONFIG_* bits */
+	PMC_CONFIG_RESERVED,		/* reserved field not zero */
+	PMC_CONFIG_BAD_NR_EVENTS,	/* nr_events is 0 or over PMCDRV_MAX_EVENTS */
+	PMC_CONFIG_UNUSED_NOT_ZERO,	/* an entry past nr_events is not zero */
+	PMC_CONFIG_BAD_EVENT,		/* events[bad_index] is wrong: see event_err */
+	PMC_CONFIG_NO_COUNTERS,		/* more hardware events than free counters */
+};
+
+struct pmc_config_verdict {
+	enum pmc_config_err err;
+	unsigned int bad_index;		/* PMC_CONFIG_BAD_EVENT, _UNUSED_NOT_ZERO */
+	enum pmc_event_err event_err;	/* PMC_CONFIG_BAD_EVENT */
+	bool has_hw;			/* some event needs the PMU */
+	bool has_kernel;		/* some event counts kernel mode */
+};
+
+/*
+ * Check a whole configuration and assign counters: counter[i] receives the
+ * GLOBAL_CTRL bit of hardware event i (~0 for software events).  @usable
+ * is the set of counters that may be used.  Returns 0, -EINVAL, -ENODEV,
+ * -EOPNOTSUPP (see pmc_event_check) or -ENOSPC; details in @v.
+ */
+int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
+		     u64 usable, u32 *counter, struct pmc_config_verdict *v);
+const char *pmc_config_strerror(const struct pmc_config_verdict *v);
+
 /* ---- Counter assignment ------------------------------------------------ */
 /*
  * Assign @n specs to counters.  Fixed-capable specs take their fixed counter
@@ -227,6 +267,28 @@ u64 pmc_fixed_ctrl_field(const struct pmc_event_spec *spec);
  */
 int pmc_assign_counters(const struct pmc_event_spec *specs, unsigned int n,
 			const struct pmc_arch_perfmon *pm, u64 usable, u32 *idx);
+
+/* ---- A session's register program ------------------------------------- */
+/*
+ * What the hardware layer writes to start a session's hardware events on a
+ * CPU, and reads to fold them.  Built once per session from checked specs.
+ */
+struct pmc_prog {
+	unsigned int nr;			/* hardware counters used */
+	u32 idx[PMCDRV_MAX_EVENTS];		/* GLOBAL_CTRL bit of each */
+	u32 ctr_msr[PMCDRV_MAX_EVENTS];		/* counter MSR (A_PMCx with FW_WRITE) */
+	u32 sel_msr[PMCDRV_MAX_EVENTS];		/* PERFEVTSELx, 0 for fixed counters */
+	u64 evtsel[PMCDRV_MAX_EVENTS];		/* EVTSEL value with EN, 0 for fixed */
+	u8 width[PMCDRV_MAX_EVENTS];		/* counter width in bits */
+	u64 fixed_ctrl;				/* our FIXED_CTR_CTRL fields, enabled */
+	u64 fixed_ctrl_mask;			/* every bit of those fields */
+	u64 global_mask;			/* our GLOBAL_CTRL bits */
+	bool has_global;			/* version >= 2: GLOBAL_CTRL exists */
+};
+
+/* Build @p for @n specs assigned to counters @idx (from pmc_assign_counters). */
+void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned int n,
+		    const struct pmc_arch_perfmon *pm, bool fw_write, struct pmc_prog *p);
 
 /* ---- Counter arithmetic ------------------------------------------------ */
 /* Increment of a @width-bit counter from @prev to @now, wrap-safe for any width 1..64. */

@@ -79,11 +79,116 @@ struct pmcdrv_info {
 
 #define PMCDRV_INFO_SIZE_VER0	144
 
+/* ---- Sessions: one open file of /dev/pmcdrv counts one set of events ---- */
+
+#define PMCDRV_MAX_EVENTS	16
+
+/* struct pmcdrv_event.type */
+enum pmcdrv_event_type {
+	PMCDRV_EVENT_HW		= 1,	/* a PMU event given by its fields */
+	PMCDRV_EVENT_SW		= 2,	/* a software event: sw_id */
+};
+
+/* struct pmcdrv_event.sw_id */
+enum pmcdrv_sw_event {
+	PMCDRV_SW_TASK_CLOCK		= 1,	/* ns on a CPU while enabled */
+	PMCDRV_SW_CONTEXT_SWITCHES	= 2,	/* times a tracked task left a CPU */
+	PMCDRV_SW_CPU_MIGRATIONS	= 3,	/* times it came back on another CPU */
+};
+
+/* struct pmcdrv_event.flags (PMCDRV_EVENT_HW) */
+#define PMCDRV_EVF_USER		(1U << 0)	/* count at CPL > 0 */
+#define PMCDRV_EVF_KERNEL	(1U << 1)	/* count at CPL 0 */
+#define PMCDRV_EVF_EDGE		(1U << 2)	/* EVTSEL.E */
+#define PMCDRV_EVF_INV		(1U << 3)	/* EVTSEL.INV (needs cmask) */
+#define PMCDRV_EVF_NO_FIXED	(1U << 4)	/* use a general-purpose counter */
+
+/*
+ * One event.  A hardware event is never a raw EVTSEL value: the module
+ * builds the register from these fields, so EN, INT, AnyThread, pin
+ * control and reserved bits cannot be set from user space.
+ */
+struct pmcdrv_event {
+	__u32 type;		/* enum pmcdrv_event_type */
+	__u32 flags;		/* PMCDRV_EVF_* (HW); 0 for SW */
+	__u32 event;		/* HW: event select, 0..0xff */
+	__u32 umask;		/* HW: unit mask, 0..0xff */
+	__u32 cmask;		/* HW: counter mask, 0..0xff */
+	__u32 sw_id;		/* SW: enum pmcdrv_sw_event */
+	__u32 counter;		/* out: GLOBAL_CTRL bit of the counter it got (HW), ~0 for SW */
+	__u32 reserved;		/* must be zero */
+};
+
+/* struct pmcdrv_config.flags */
+#define PMCDRV_CONFIG_NO_INHERIT	(1U << 0)	/* do not follow forks and threads */
+
+/*
+ * PMCDRV_IOC_CONFIG: the events of this session, once, before ATTACH.
+ * Hardware events claim the PMU for pmcdrv (EBUSY while perf_events or
+ * the NMI watchdog holds it).
+ */
+struct pmcdrv_config {
+	__u32 size;			/* in: sizeof(struct pmcdrv_config) */
+	__u32 flags;			/* in: PMCDRV_CONFIG_* */
+	__u32 nr_events;		/* in: 1..PMCDRV_MAX_EVENTS */
+	__u32 reserved0;		/* must be zero */
+	__u64 reserved[2];		/* must be zero */
+	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];	/* unused entries must be zero */
+};
+
+#define PMCDRV_CONFIG_SIZE_VER0	544
+
+/* struct pmcdrv_attach.flags */
+#define PMCDRV_ATTACH_ENABLE_ON_EXEC	(1U << 0)	/* start counting at the task's next exec */
+
+/*
+ * PMCDRV_IOC_ATTACH: count a task (and, unless NO_INHERIT, every task it
+ * creates from now on).  pid 0 is the caller.  Once per session.
+ */
+struct pmcdrv_attach {
+	__u32 size;			/* in: sizeof(struct pmcdrv_attach) */
+	__u32 flags;			/* in: PMCDRV_ATTACH_* */
+	__s32 pid;			/* in: 0 = calling thread */
+	__u32 reserved0;		/* must be zero */
+	__u64 reserved[2];		/* must be zero */
+};
+
+#define PMCDRV_ATTACH_SIZE_VER0	32
+
+/* struct pmcdrv_read.flags */
+#define PMCDRV_READ_ENABLED	(1U << 0)	/* the session is enabled */
+#define PMCDRV_READ_ATTACHED	(1U << 1)	/* at least one task is tracked now */
+#define PMCDRV_READ_EXITED	(1U << 2)	/* the attached task has exited: counts are final */
+#define PMCDRV_READ_LOST_TASKS	(1U << 3)	/* some new tasks were not tracked: lost_tasks */
+
+/* PMCDRV_IOC_READ: every value of the session in one call. */
+struct pmcdrv_read {
+	__u32 size;			/* in: sizeof(struct pmcdrv_read) */
+	__u32 flags;			/* out: PMCDRV_READ_* */
+	__u32 nr_events;		/* out: events configured */
+	__u32 nr_tasks;			/* out: tasks tracked now */
+	__u64 time_enabled;		/* out: ns tracked tasks were on a CPU while enabled */
+	__u64 time_running;		/* out: ns of that the counters were counting */
+	__u64 lost_tasks;		/* out: tasks not tracked for lack of memory */
+	__u64 reserved[3];		/* must be zero */
+	__u64 values[PMCDRV_MAX_EVENTS];	/* out: in the order of pmcdrv_config.events */
+};
+
+#define PMCDRV_READ_SIZE_VER0	192
+
 /*
  * PMCDRV_IOC_API_VERSION: returns PMCDRV_API_VERSION as the ioctl's value.
  * PMCDRV_IOC_INFO: fills struct pmcdrv_info.
+ * PMCDRV_IOC_CONFIG, _ATTACH, _READ: see their structs.
+ * PMCDRV_IOC_ENABLE, _DISABLE, _RESET: no argument (arg must be 0).
  */
 #define PMCDRV_IOC_API_VERSION	_IO(PMCDRV_IOC_MAGIC, 0x00)
 #define PMCDRV_IOC_INFO		_IOWR(PMCDRV_IOC_MAGIC, 0x01, struct pmcdrv_info)
+#define PMCDRV_IOC_CONFIG	_IOWR(PMCDRV_IOC_MAGIC, 0x02, struct pmcdrv_config)
+#define PMCDRV_IOC_ATTACH	_IOW(PMCDRV_IOC_MAGIC, 0x03, struct pmcdrv_attach)
+#define PMCDRV_IOC_ENABLE	_IO(PMCDRV_IOC_MAGIC, 0x04)
+#define PMCDRV_IOC_DISABLE	_IO(PMCDRV_IOC_MAGIC, 0x05)
+#define PMCDRV_IOC_RESET	_IO(PMCDRV_IOC_MAGIC, 0x06)
+#define PMCDRV_IOC_READ		_IOWR(PMCDRV_IOC_MAGIC, 0x07, struct pmcdrv_read)
 
 #endif /* _UAPI_LINUX_PMCDRV_H */

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libpmc: pmcctl's event syntax (-e), parsed into ABI events. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "libpmc.h"
+
+struct named_event {
+	const char *name;
+	int arch;		/* enum pmc_arch_event, or -1 for software */
+	uint32_t sw_id;
+};
+
+/* perf's generic names first; aliases after. */
+static const struct named_event named_events[] = {
+	{ "instructions", PMC_ARCH_INSTRUCTIONS, 0 },
+	{ "cycles", PMC_ARCH_CORE_CYCLES, 0 },
+	{ "cpu-cycles", PMC_ARCH_CORE_CYCLES, 0 },
+	{ "ref-cycles", PMC_ARCH_REF_CYCLES, 0 },
+	{ "branches", PMC_ARCH_BRANCHES, 0 },
+	{ "branch-instructions", PMC_ARCH_BRANCHES, 0 },
+	{ "branch-misses", PMC_ARCH_BRANCH_MISSES, 0 },
+	{ "llc-references", PMC_ARCH_LLC_REFERENCES, 0 },
+	{ "cache-references", PMC_ARCH_LLC_REFERENCES, 0 },
+	{ "llc-misses", PMC_ARCH_LLC_MISSES, 0 },
+	{ "cache-misses", PMC_ARCH_LLC_MISSES, 0 },
+	{ "task-clock", -1, PMCDRV_SW_TASK_CLOCK },
+	{ "context-switches", -1, PMCDRV_SW_CONTEXT_SWITCHES },
+	{ "cs", -1, PMCDRV_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", -1, PMCDRV_SW_CPU_MIGRATIONS },
+	{ "migrations", -1, PMCDRV_SW_CPU_MIGRATIONS },
+};
+
+/* perf raw config bits that map onto fields; the rest may not be given. */
+#define RAW_EVENT	0x00000000000000ffULL
+#define RAW_UMASK	0x000000000000ff00ULL
+#define RAW_EDGE	PMC_EVTSEL_EDGE
+#define RAW_INV		PMC_EVTSEL_INV
+#define RAW_CMASK	PMC_EVTSEL_CMASK
+#define RAW_ALLOWED	(RAW_EVENT | RAW_UMASK | RAW_EDGE | RAW_INV | RAW_CMASK)
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Parse a whole number (decimal or 0x hex) that must fit in @max. */
+static bool parse_num(const char *s, size_t n, uint64_t max, uint64_t *out)
+{
+	char buf[32], *end;
+	unsigned long long v;
+
+	if (!n || n >= sizeof(buf) || *s == '-' || *s == '+')
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 0);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_hex(const char *s, size_t n, uint64_t *out)
+{
+	char buf[32], *end;
+	unsigned long long v;
+	size_t i;
+
+	if (!n || n > 16 || n >= sizeof(buf))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 16);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* cpu/key=val,.../ terms. */
+static int parse_fields(const char *body, size_t n, const char *term, struct pmcdrv_event *ev,
+			char *err, size_t errlen)
+{
+	const char *p = body, *end = body + n;
+	bool have_event = false;
+
+	while (p < end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *stop = comma ? comma : end;
+		const char *eq = memchr(p, '=', (size_t)(stop - p));
+		size_t klen = (size_t)((eq ? eq : stop) - p);
+		uint64_t v = 0;
+
+		if (!klen)
+			return fail(err, errlen, "'%s': empty field inside cpu/.../", term);
+#define KEY(k) (klen == strlen(k) && !strncmp(p, k, klen))
+		if (KEY("event") || KEY("umask") || KEY("cmask")) {
+			if (!eq || !parse_num(eq + 1, (size_t)(stop - eq - 1), 0xff, &v))
+				return fail(err, errlen,
+					    "'%s': %.*s needs a value 0..255 (e.g. %.*s=0x1)",
+					    term, (int)klen, p, (int)klen, p);
+			if (KEY("event")) {
+				ev->event = (uint32_t)v;
+				have_event = true;
+			} else if (KEY("umask")) {
+				ev->umask = (uint32_t)v;
+			} else {
+				ev->cmask = (uint32_t)v;
+			}
+		} else if (KEY("inv") || KEY("edge")) {
+			if (eq && !(parse_num(eq + 1, (size_t)(stop - eq - 1), 1, &v)))
+				return fail(err, errlen, "'%s': %.*s takes no value, or 0/1",
+					    term, (int)klen, p);
+			if (!eq)
+				v = 1;
+			if (v)
+				ev->flags |= KEY("inv") ? PMCDRV_EVF_INV : PMCDRV_EVF_EDGE;
+		} else if (KEY("any") || KEY("pc") || KEY("int") || KEY("en")) {
+			return fail(err, errlen,
+				    "'%s': %.*s cannot be set: pmcdrv controls EN, INT, AnyThread and pin control itself",
+				    term, (int)klen, p);
+		} else {
+			return fail(err, errlen,
+				    "'%s': unknown field '%.*s' (fields: event, umask, cmask, inv, edge)",
+				    term, (int)klen, p);
+		}
+#undef KEY
+		p = comma ? comma + 1 : end;
+	}
+	if (!have_event)
+		return fail(err, errlen, "'%s': cpu/.../ needs event=", term);
+	return 0;
+}
+
+static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *err, size_t errlen)
+{
+	struct pmcdrv_event *ev = &out->ev;
+	const char *colon = NULL, *p;
+	size_t body_len = n, i;
+	uint32_t mode = 0;
+	uint64_t v;
+	char t[PMC_EVENT_NAME_MAX];
+
+	if (!n)
+		return fail(err, errlen, "empty event in the list (two commas, or a trailing comma?)");
+	if (n >= sizeof(t))
+		return fail(err, errlen, "event '%.*s...' is too long", 20, term);
+	memcpy(t, term, n);
+	t[n] = '\0';
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", t);
+
+	/* Modifiers follow the last ':' outside cpu/.../. */
+	p = (n && t[0] == 'c' && !strncmp(t, "cpu/", 4)) ? strrchr(t, '/') : t;
+	if (p)
+		colon = strrchr(p, ':');
+	if (colon) {
+		body_len = (size_t)(colon - t);
+		for (i = 1; colon[i]; i++) {
+			if (colon[i] == 'u')
+				mode |= PMCDRV_EVF_USER;
+			else if (colon[i] == 'k')
+				mode |= PMCDRV_EVF_KERNEL;
+			else
+				return fail(err, errlen,
+					    "'%s': unknown modifier '%c' (supported: u = user, k = kernel)",
+					    t, colon[i]);
+		}
+		if (!mode)
+			return fail(err, errlen, "'%s': empty modifier after ':' (use :u, :k or :uk)", t);
+	}
+
+	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
+		const struct named_event *ne = &named_events[i];
+
+		if (strlen(ne->name) != body_len || strncmp(ne->name, t, body_len))
+			continue;
+		if (ne->arch < 0) {
+			if (mode)
+				return fail(err, errlen,
+					    "'%s': :u/:k apply to hardware events; %s counts the task in both modes",
+					    t, ne->name);
+			ev->type = PMCDRV_EVENT_SW;
+			ev->sw_id = ne->sw_id;
+			return 0;
+		}
+		ev->type = PMCDRV_EVENT_HW;
+		ev->event = pmc_arch_events[ne->arch].event;
+		ev->umask = pmc_arch_events[ne->arch].umask;
+		goto done;
+	}
+
+	ev->type = PMCDRV_EVENT_HW;
+	if (body_len > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+		if (!parse_hex(t + 2, body_len - 2, &v))
+			return fail(err, errlen, "'%s': not a hexadecimal code", t);
+		if (v > 0xffff)
+			return fail(err, errlen,
+				    "'%s': a code is umask<<8 | event (0x0000..0xffff); for cmask/inv/edge use r<hex> or cpu/event=..,cmask=../",
+				    t);
+		ev->event = (uint32_t)(v & 0xff);
+		ev->umask = (uint32_t)(v >> 8);
+	} else if (body_len > 1 && t[0] == 'r') {
+		if (!parse_hex(t + 1, body_len - 1, &v))
+			return fail(err, errlen, "'%s': r needs a hexadecimal raw config (e.g. r01c2)", t);
+		if (v & ~RAW_ALLOWED)
+			return fail(err, errlen,
+				    "'%s': raw bits 0x%llx are not allowed: only event, umask, edge (bit 18), inv (bit 23) and cmask (bits 31:24); use :u/:k for modes",
+				    t, (unsigned long long)(v & ~RAW_ALLOWED));
+		ev->event = (uint32_t)(v & RAW_EVENT);
+		ev->umask = (uint32_t)((v & RAW_UMASK) >> PMC_EVTSEL_UMASK_SHIFT);
+		ev->cmask = (uint32_t)((v & RAW_CMASK) >> PMC_EVTSEL_CMASK_SHIFT);
+		if (v & RAW_EDGE)
+			ev->flags |= PMCDRV_EVF_EDGE;
+		if (v & RAW_INV)
+			ev->flags |= PMCDRV_EVF_INV;
+	} else if (body_len > 5 && !strncmp(t, "cpu/", 4) && t[body_len - 1] == '/') {
+		int ret = parse_fields(t + 4, body_len - 5, t, ev, err, errlen);
+
+		if (ret)
+			return ret;
+	} else {
+		return fail(err, errlen, "unknown event '%.*s' (see 'pmcctl list' for names and syntax)",
+			    (int)body_len, t);
+	}
+done:
+	ev->flags |= mode ? mode : (PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL);
+	if ((ev->flags & PMCDRV_EVF_INV) && !ev->cmask)
+		return fail(err, errlen, "'%s': inv needs a non-zero cmask", t);
+	return 0;
+}
+
+int pmc_evlist_parse(struct pmc_evlist *l, const char *arg, char *err, size_t errlen)
+{
+	const char *start = arg, *end, *close;
+	int ret;
+
+	if (!*arg)
+		return fail(err, errlen, "empty event list");
+	for (;;) {
+		/* Commas inside cpu/.../ separate fields, not events. */
+		if (!strncmp(start, "cpu/", 4)) {
+			close = strchr(start + 4, '/');
+			if (!close)
+				return fail(err, errlen, "'%s': cpu/... is missing its closing '/'",
+					    start);
+			end = close + strcspn(close, ",");
+		} else {
+			end = start + strcspn(start, ",");
+		}
+		if (l->n >= PMCDRV_MAX_EVENTS)
+			return fail(err, errlen, "more than %d events", PMCDRV_MAX_EVENTS);
+		ret = parse_term(start, (size_t)(end - start), &l->ev[l->n], err, errlen);
+		if (ret)
+			return ret;
+		l->n++;
+		if (!*end)
+			return 0;
+		start = end + 1;
+	}
+}
+
+static void add_named(struct pmc_evlist *l, const char *name)
+{
+	char err[8];
+
+	pmc_evlist_parse(l, name, err, sizeof(err));
+}
+
+void pmc_evlist_default(struct pmc_evlist *l, const struct pmcdrv_info *info)
+{
+	static const struct {
+		const char *name;
+		int arch;
+	} hw[] = {
+		{ "cycles", PMC_ARCH_CORE_CYCLES },
+		{ "instructions", PMC_ARCH_INSTRUCTIONS },
+		{ "branches", PMC_ARCH_BRANCHES },
+		{ "branch-misses", PMC_ARCH_BRANCH_MISSES },
+	};
+	size_t i;
+
+	l->n = 0;
+	add_named(l, "task-clock");
+	add_named(l, "context-switches");
+	add_named(l, "cpu-migrations");
+	if (!(info->flags & PMCDRV_INFO_ARCH_PERFMON))
+		return;
+	for (i = 0; i < sizeof(hw) / sizeof(hw[0]); i++) {
+		if ((unsigned int)hw[i].arch < info->events_len &&
+		    (info->events_avail & (1U << hw[i].arch)))
+			add_named(l, hw[i].name);
+	}
+}
+
+const char *pmc_event_known_name(const struct pmcdrv_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
+		const struct named_event *ne = &named_events[i];
+
+		if (ne->arch < 0) {
+			if (ev->type == PMCDRV_EVENT_SW && ev->sw_id == ne->sw_id)
+				return ne->name;
+		} else if (ev->type == PMCDRV_EVENT_HW && !ev->cmask &&
+			   !(ev->flags & (PMCDRV_EVF_EDGE | PMCDRV_EVF_INV)) &&
+			   ev->event == pmc_arch_events[ne->arch].event &&
+			   ev->umask == pmc_arch_events[ne->arch].umask) {
+			return ne->name;
+		}
+	}
+	return NULL;
+}
