@@ -75,9 +75,11 @@ static void pmc_read_usage_cpu(void *arg)
  * The kernel offers no query for "is this counter reserved", so try to
  * reserve each GP counter and release it at once.  perf's
  * reserve_pmc_hardware() holds every GP counter while it has any hardware
- * event (the NMI watchdog is one); fixed counters are not arbitrated, and
- * whoever holds the GP counters in practice drives the whole PMU, so they
- * are reported with them.
+ * event (the NMI watchdog is one).  With full-width counters perf reserves
+ * the A_PMCx alias, which the arbitration maps out of range (a no-op), so
+ * its event-select reservation is the one that shows: test both.  Fixed
+ * counters are not arbitrated; whoever holds the GP counters in practice
+ * drives the whole PMU, so they are reported with them.
  */
 static u64 pmc_reserved_by_others(const struct pmc_hw_caps *caps)
 {
@@ -92,13 +94,17 @@ static u64 pmc_reserved_by_others(const struct pmc_hw_caps *caps)
 			release_perfctr_nmi(PMC_MSR_PMC0 + i);
 		else
 			mask |= BIT_ULL(i);
+		if (reserve_evntsel_nmi(PMC_MSR_PERFEVTSEL0 + i))
+			release_evntsel_nmi(PMC_MSR_PERFEVTSEL0 + i);
+		else
+			mask |= BIT_ULL(i);
 	}
 	if (mask)
 		mask |= (u64)pm->fixed_mask << PMC_GLOBAL_FIXED_SHIFT;
 	return mask;
 }
 
-void pmc_hw_usage(const struct pmc_hw_caps *caps, struct pmc_hw_usage *usage)
+void pmc_hw_usage(const struct pmc_hw_caps *caps, bool arbitration, struct pmc_hw_usage *usage)
 {
 	struct pmc_usage_acc acc = {
 		.caps = caps,
@@ -117,7 +123,8 @@ void pmc_hw_usage(const struct pmc_hw_caps *caps, struct pmc_hw_usage *usage)
 	cpus_read_unlock();
 	usage->in_use_hw = atomic64_read(&acc.in_use);
 	usage->global_inuse = atomic_read(&acc.inuse_read);
-	usage->in_use_reserved = pmc_reserved_by_others(caps);
+	if (arbitration)
+		usage->in_use_reserved = pmc_reserved_by_others(caps);
 }
 
 atomic_t pmc_hw_faults = ATOMIC_INIT(0);
@@ -147,7 +154,7 @@ int pmc_hw_claim(const struct pmc_hw_caps *caps)
 		}
 	}
 	/* Someone who bypasses the arbitration (firmware, another driver). */
-	pmc_hw_usage(caps, &usage);
+	pmc_hw_usage(caps, false, &usage);
 	if (usage.in_use_hw) {
 		pmc_hw_release_gp(pm->num_gp);
 		pr_info_ratelimited("counters 0x%llx are enabled by another agent (firmware or a driver that bypasses the kernel's arbitration); refusing to share them\n",

@@ -27,8 +27,11 @@ struct pmc_hw_usage {
 	bool global_inuse;	/* IA32_PERF_GLOBAL_INUSE was read */
 };
 
-/* Who uses the counters right now.  May sleep. */
-void pmc_hw_usage(const struct pmc_hw_caps *caps, struct pmc_hw_usage *usage);
+/*
+ * Who uses the counters right now.  May sleep.  @arbitration: also probe
+ * the kernel's reservations (pass false while pmcdrv itself holds them).
+ */
+void pmc_hw_usage(const struct pmc_hw_caps *caps, bool arbitration, struct pmc_hw_usage *usage);
 
 /*
  * Claim every GP counter through the kernel's arbitration (as perf's

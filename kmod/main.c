@@ -58,6 +58,7 @@ static long pmc_ioctl_info(void __user *uarg)
 {
 	struct pmcdrv_info info;
 	struct pmc_hw_usage usage;
+	bool claimed;
 	long usize;
 
 	usize = pmc_copy_struct_in(&info, sizeof(info), PMCDRV_INFO_SIZE_VER0, uarg);
@@ -66,13 +67,17 @@ static long pmc_ioctl_info(void __user *uarg)
 	if (info.reserved0 || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
-	pmc_hw_usage(&pmc_caps, &usage);
+	/* While our sessions hold the PMU, a trial reservation would only find ourselves. */
+	claimed = pmc_sessions_hw_claimed();
+	pmc_hw_usage(&pmc_caps, !claimed, &usage);
 
 	pmc_info_from_desc(&pmc_caps.cpu, &info);
 	/* PDCM in a reply means "perf_capabilities is valid": the MSR read worked. */
 	info.flags = pmc_caps.flags;
 	if (usage.global_inuse)
 		info.flags |= PMCDRV_INFO_GLOBAL_INUSE;
+	if (claimed)
+		info.flags |= PMCDRV_INFO_CLAIMED;
 	info.nr_cpus = usage.nr_cpus;
 	info.perf_capabilities = pmc_caps.perf_capabilities;
 	info.in_use_hw = usage.in_use_hw;

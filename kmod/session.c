@@ -371,6 +371,16 @@ static int pmc_hw_get(void)
 	return err;
 }
 
+bool pmc_sessions_hw_claimed(void)
+{
+	bool claimed;
+
+	mutex_lock(&pmc_global_lock);
+	claimed = pmc_hw_users > 0;
+	mutex_unlock(&pmc_global_lock);
+	return claimed;
+}
+
 static void pmc_hw_put(void)
 {
 	mutex_lock(&pmc_global_lock);

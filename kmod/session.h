@@ -15,6 +15,9 @@ struct pmc_session;
 int pmc_sessions_init(const struct pmc_hw_caps *caps);
 void pmc_sessions_exit(void);
 
+/* Do pmcdrv's sessions hold the PMU (through the kernel's arbitration) now? */
+bool pmc_sessions_hw_claimed(void);
+
 /* One per open file.  NULL on allocation failure. */
 struct pmc_session *pmc_session_create(void);
 /* At file release: stop counting everywhere, untrack every task, free. */

@@ -312,7 +312,10 @@ static void print_results(FILE *f, const struct run_opts *o, struct stat_acc *va
 			  const struct stat_acc *ut, const struct stat_acc *st)
 {
 	int ins = find_event(o, "instructions"), cyc = find_event(o, "cycles");
-	double ipc = (ins >= 0 && cyc >= 0 && vals[cyc].mean > 0) ?
+	/* IPC only from counts of the same privilege levels. */
+	bool same_mode = ins >= 0 && cyc >= 0 &&
+			 o->events.ev[ins].ev.flags == o->events.ev[cyc].ev.flags;
+	double ipc = (same_mode && vals[cyc].mean > 0) ?
 		     vals[ins].mean / vals[cyc].mean : -1;
 	unsigned int i, a;
 	char buf[64];

@@ -59,18 +59,25 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Parse a whole number (decimal or 0x hex) that must fit in @max. */
+/* Parse a whole number (decimal, or hex after 0x) that must fit in @max. */
 static bool parse_num(const char *s, size_t n, uint64_t max, uint64_t *out)
 {
 	char buf[32], *end;
 	unsigned long long v;
+	int base = 10;
 
-	if (!n || n >= sizeof(buf) || *s == '-' || *s == '+')
+	/* Digits only: no sign, no blanks (strtoull would skip them), no octal. */
+	if (!n || n >= sizeof(buf) || !isdigit((unsigned char)*s))
 		return false;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
+	if (n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
+		base = 16;
+		if (!isxdigit((unsigned char)buf[2]))
+			return false;
+	}
 	errno = 0;
-	v = strtoull(buf, &end, 0);
+	v = strtoull(buf, &end, base);
 	if (errno || *end || v > max)
 		return false;
 	*out = v;
@@ -135,8 +142,11 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 					    term, (int)klen, p);
 			if (!eq)
 				v = 1;
+			/* The last occurrence wins, as for the numeric fields. */
 			if (v)
 				ev->flags |= KEY("inv") ? PMCDRV_EVF_INV : PMCDRV_EVF_EDGE;
+			else
+				ev->flags &= ~(KEY("inv") ? PMCDRV_EVF_INV : PMCDRV_EVF_EDGE);
 		} else if (KEY("any") || KEY("pc") || KEY("int") || KEY("en")) {
 			return fail(err, errlen,
 				    "'%s': %.*s cannot be set: pmcdrv controls EN, INT, AnyThread and pin control itself",
@@ -147,6 +157,8 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 				    term, (int)klen, p);
 		}
 #undef KEY
+		if (comma && comma + 1 == end)
+			return fail(err, errlen, "'%s': empty field inside cpu/.../", term);
 		p = comma ? comma + 1 : end;
 	}
 	if (!have_event)

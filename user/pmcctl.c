@@ -229,7 +229,9 @@ static void info_text(FILE *f, const struct info_report *r)
 		} else {
 			fprintf(f, "PERF_CAPABILITIES: not present (no PDCM): legacy 32-bit counter writes only\n");
 		}
-		if (r->in_use_known) {
+		if (in->flags & PMCDRV_INFO_CLAIMED) {
+			fprintf(f, "Counters:          held by pmcdrv sessions now (perf_events cannot use them)\n");
+		} else if (r->in_use_known) {
 			fprintf(f, "Enabled by others: %s\n",
 				fmt_counter_mask(in->in_use_hw, mbuf, sizeof(mbuf)));
 			if (r->from_module)
@@ -299,8 +301,9 @@ static void info_json(FILE *f, const struct info_report *r)
 		fprintf(f, "    \"perf_capabilities\": null,\n");
 	fprintf(f, "    \"full_width_write\": %s\n  },\n",
 		(in->flags & PMCDRV_INFO_FW_WRITE) ? "true" : "false");
-	fprintf(f, "  \"counters\": {\n    \"in_use_known\": %s,\n",
-		r->in_use_known ? "true" : "false");
+	fprintf(f, "  \"counters\": {\n    \"in_use_known\": %s,\n    \"held_by_pmcdrv\": %s,\n",
+		r->in_use_known ? "true" : "false",
+		(in->flags & PMCDRV_INFO_CLAIMED) ? "true" : "false");
 	json_mask(f, "available", in->avail_mask, false);
 	json_mask(f, "enabled_by_others", in->in_use_hw, false);
 	json_mask(f, "reserved_by_kernel", in->in_use_reserved, true);

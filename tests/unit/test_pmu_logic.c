@@ -386,6 +386,8 @@ static void test_json_string(void)
 	free(buf);
 }
 
+void register_event_tests(void);	/* tests/unit/test_events.c */
+
 int main(void)
 {
 	static const struct {
@@ -413,6 +415,7 @@ int main(void)
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
+	register_event_tests();
 	suite = CU_add_suite("pmu_logic", NULL, NULL);
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
 		CU_add_test(suite, tests[i].name, tests[i].fn);

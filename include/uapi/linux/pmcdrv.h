@@ -45,6 +45,7 @@ enum pmcdrv_vendor {
 #define PMCDRV_INFO_FW_WRITE		(1U << 2) /* full-width PMC writes */
 #define PMCDRV_INFO_HYPERVISOR		(1U << 3) /* CPUID.01H:ECX[31] */
 #define PMCDRV_INFO_GLOBAL_INUSE	(1U << 4) /* in_use_hw read GLOBAL_INUSE */
+#define PMCDRV_INFO_CLAIMED		(1U << 5) /* pmcdrv's sessions hold the PMU now */
 
 /*
  * PMCDRV_IOC_INFO: what the CPU's PMU offers and who is using it.
@@ -72,7 +73,7 @@ struct pmcdrv_info {
 	__u32 reserved0;		/* must be zero */
 	__u64 perf_capabilities;	/* out: IA32_PERF_CAPABILITIES if PDCM */
 	__u64 avail_mask;		/* out: counters that exist */
-	__u64 in_use_hw;		/* out: enabled in hardware by someone (any CPU) */
+	__u64 in_use_hw;		/* out: enabled in hardware (any CPU); with CLAIMED, by pmcdrv */
 	__u64 in_use_reserved;		/* out: held by another kernel user (perf, NMI watchdog) */
 	__u64 reserved[4];		/* must be zero */
 };

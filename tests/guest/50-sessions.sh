@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0
+# Per-task counting (issue 4), compared with Debian's perf in the same guest:
+# exactness, isolation, migration, inheritance, task-clock, coexistence with
+# perf and the NMI watchdog, bad input, and load/unload with sessions.
+. tests/lib/guest.sh
+
+loop=build/progs/loop
+spawn=build/progs/spawn
+n() { printf '%09d' "$1"; }		# fixed width: constant per-run overhead
+# pid_of CMDLINE: the process whose whole command line is CMDLINE (no pgrep here).
+pid_of() {
+	local p c
+	for p in /proc/[0-9]*; do
+		c=$( { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null)
+		if [ "$c" = "$1 " ]; then
+			echo "${p#/proc/}"
+			return
+		fi
+	done
+}
+# wait_info JQ-FILTER: poll pmcctl info --json until the filter holds (10 s at most).
+wait_info() {
+	local i
+	for i in $(seq 200); do
+		pmcctl info --json | jq -e "$1" >/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# value EVENT [pmcctl run options] -- CMD...: one count from pmcctl's CSV output.
+pmc_value() {
+	local ev=$1
+	shift
+	pmcctl run -x, -e "$ev" "$@" 2>&1 >/dev/null | awk -F, -v e="$ev" '$3 == e { print $1 }'
+}
+perf_value() {
+	local ev=$1
+	shift
+	perf stat -x, -e "$ev" "$@" 2>&1 >/dev/null | awk -F, -v e="$ev" '$3 == e { print $1 }'
+}
+
+if [ -x build/tests/ioctl_sessions ]; then
+	build/tests/ioctl_sessions
+else
+	fail "ioctl_sessions" "build/tests/ioctl_sessions not built (make tests)"
+fi
+
+# ---- software events work with or without a PMU --------------------------------
+tc=$(pmc_value task-clock -- $loop "$(n 20000000)")
+check "task-clock counts a busy loop" test "${tc%.*}" -gt 0
+cs=$(pmc_value cs -- sh -c 'for i in 1 2 3 4 5; do sleep 0.01; done')
+check "context-switches counts sleeps (>= 5)" test "$cs" -ge 5
+
+# task-clock against perf's, same program, median of 3 each.
+med3() { sort -n | sed -n 2p; }
+t_pmc=$(for i in 1 2 3; do pmc_value task-clock -- $loop "$(n 30000000)"; done | med3)
+t_perf=$(for i in 1 2 3; do perf_value task-clock -- $loop "$(n 30000000)"; done | med3)
+check "task-clock within 1% of perf's ($t_pmc vs $t_perf msec)" \
+	awk -v a="$t_pmc" -v b="$t_perf" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d / b <= 0.01) }'
+
+if ! have_pmu; then
+	echo "SKIP: hardware-event tests: no PMU in this guest"
+else
+	# ---- exactness ------------------------------------------------------------------
+	runs=$(for i in $(seq 10); do pmc_value instructions:u -- $loop "$(n 1000000)"; done | sort -u)
+	expect_eq "instructions:u identical over 10 runs" "$(wc -l <<<"$runs")" 1
+	p1=$(perf_value instructions:u -- $loop "$(n 1000000)")
+	expect_eq "instructions:u equals perf stat's" "$runs" "$p1"
+	c2=$(pmc_value instructions:u -- $loop "$(n 2000000)")
+	expect_eq "N vs 2N differ by exactly 2N" "$((c2 - runs))" 2000000
+	out=$(pmcctl run -x, -e instructions:u,r00c0:u -- $loop "$(n 1000000)" 2>&1)
+	fixed=$(awk -F, '$3 == "instructions:u" { print $1 }' <<<"$out")
+	gp=$(awk -F, '$3 == "r00c0:u" { print $1 }' <<<"$out")
+	expect_eq "fixed counter and GP counter agree" "$fixed" "$gp"
+	k=$(pmc_value instructions:k -- $loop "$(n 1000000)")
+	check "instructions:k non-zero" test "$k" -gt 0
+
+	# ---- isolation: two sessions time-sharing one vCPU ------------------------------
+	solo=$(pmc_value instructions:u -- $loop "$(n 30000000)")
+	taskset -c 0 pmcctl run -x, -e instructions:u -o /tmp/iso1 -- $loop "$(n 30000000)" &
+	taskset -c 0 pmcctl run -x, -e instructions:u -o /tmp/iso2 -- $loop "$(n 30000000)" &
+	wait
+	expect_eq "isolation: first of two on one vCPU" "$(cut -d, -f1 /tmp/iso1)" "$solo"
+	expect_eq "isolation: second of two on one vCPU" "$(cut -d, -f1 /tmp/iso2)" "$solo"
+
+	# ---- migration: moved between vCPUs many times ------------------------------------
+	big=$(n 200000000)
+	solo=$(pmc_value instructions:u -- $loop "$big")
+	pmcctl run -x, -e instructions:u,cpu-migrations -o /tmp/mig -- $loop "$big" &
+	runner=$!
+	moves=0
+	while kill -0 $runner 2>/dev/null; do
+		pid=$(pid_of "$loop $big")
+		if [ -n "$pid" ]; then
+			taskset -p -c $((moves % 2)) "$pid" >/dev/null 2>&1 && moves=$((moves + 1))
+		fi
+		sleep 0.01
+	done
+	wait $runner
+	expect_eq "migration: count equals unmoved" "$(awk -F, '$3 == "instructions:u" { print $1 }' /tmp/mig)" "$solo"
+	migr=$(awk -F, '$3 == "cpu-migrations" { print $1 }' /tmp/mig)
+	check "migration: moved ($moves affinity changes, $migr migrations counted)" \
+		test "$moves" -ge 2 -a "$migr" -ge 1
+
+	# ---- inheritance --------------------------------------------------------------------
+	for mode in p t; do
+		what=$([ $mode = p ] && echo processes || echo threads)
+		k=4
+		base=$(pmc_value instructions:u -- $spawn $mode $k "$(n 0)")
+		full=$(pmc_value instructions:u -- $spawn $mode $k "$(n 1000000)")
+		expect_eq "inheritance: $k $what add exactly $k x 2N" "$((full - base))" $((k * 2000000))
+		# Without inheritance only the parent counts: nothing depends on N.
+		noinh0=$(pmc_value instructions:u --no-inherit -- $spawn $mode $k "$(n 0)")
+		noinh=$(pmc_value instructions:u --no-inherit -- $spawn $mode $k "$(n 1000000)")
+		expect_eq "no-inherit: $k $what not counted" "$noinh" "$noinh0"
+		check "no-inherit: the parent alone counts less ($noinh < $base)" test "$noinh" -lt "$base"
+		pf=$(perf_value instructions:u -- $spawn $mode $k "$(n 1000000)")
+		expect_eq "inheritance: $what total equals perf stat's" "$full" "$pf"
+	done
+
+	# ---- coexistence with perf_events and the NMI watchdog ---------------------------
+	sysctl -q kernel.nmi_watchdog=1
+	msg=$(pmcctl run -e instructions:u -- true 2>&1)
+	rc=$?
+	expect_eq "NMI watchdog on: hardware session refused (exit 4)" "$rc" 4
+	check "NMI watchdog on: message names the fix" grep -q 'nmi_watchdog=0' <<<"$msg"
+	check "NMI watchdog on: dmesg names the fix" grep -q 'pmcdrv: .*nmi_watchdog=0' <<<"$(dmesg)"
+	c=$(pmc_value task-clock -- true)
+	check "NMI watchdog on: software events still count" test -n "$c"
+	sysctl -q kernel.nmi_watchdog=0
+
+	# perf holds the PMU (its command blocks on a FIFO): pmcdrv refuses or is exact.
+	mkfifo /tmp/hold
+	perf stat -x, -e instructions:u -o /tmp/perf.out -- sh -c 'read x < /tmp/hold' &
+	check "perf holds the PMU (info: reserved by kernel)" wait_info '.counters.reserved_by_kernel_mask != 0'
+	mine=$(pmcctl run -x, -e instructions:u -- $loop "$(n 1000000)" 2>&1)
+	rc=$?
+	if [ "$rc" = 4 ]; then
+		pass "perf counting: pmcdrv refuses cleanly (exit 4)"
+	else
+		expect_eq "perf counting: pmcdrv exact" \
+			"$(awk -F, '$3 == "instructions:u" { print $1 }' <<<"$mine")" "$p1"
+	fi
+	echo >/tmp/hold
+	wait
+	check "perf counting: perf's own count completed" grep -q 'instructions:u' /tmp/perf.out
+
+	# pmcdrv holds the PMU: perf refuses or is exact; a second pmcdrv session is exact.
+	pmcctl run -x, -e instructions:u -o /tmp/pmc.out -- sh -c 'read x < /tmp/hold' &
+	check "pmcdrv holds the PMU (info: held_by_pmcdrv, nothing reserved by others)" \
+		wait_info '.counters.held_by_pmcdrv and .counters.reserved_by_kernel_mask == 0'
+	pout=$(perf stat -x, -e instructions:u -- $loop "$(n 1000000)" 2>&1 >/dev/null)
+	pv=$(awk -F, '$3 == "instructions:u" { print $1 }' <<<"$pout")
+	if [ "$pv" = "$p1" ]; then
+		pass "pmcdrv counting: perf exact"
+	else
+		check "pmcdrv counting: perf refuses cleanly ($(tr '\n' ' ' <<<"$pout" | head -c 60))" \
+			grep -qiE 'not (supported|counted)|busy' <<<"$pout"
+	fi
+	expect_eq "pmcdrv counting: a second pmcdrv session is exact" \
+		"$(pmc_value instructions:u -- $loop "$(n 1000000)")" "$p1"
+	echo >/tmp/hold
+	wait
+	rm -f /tmp/hold
+fi
+
+# ---- load/unload with sessions in between -------------------------------------------
+cycles=${PMCDRV_SESSION_CYCLES:-100}
+ok=0
+for i in $(seq "$cycles"); do
+	pmcctl run -x, -e task-clock -- true 2>/dev/null | true
+	rmmod pmcdrv || { fail "load/unload with sessions, cycle $i" "rmmod failed"; break; }
+	insmod kmod/pmcdrv.ko || { fail "load/unload with sessions, cycle $i" "insmod failed"; break; }
+	ok=$((ok + 1))
+done
+expect_eq "$cycles load/unload cycles with a session each" "$ok" "$cycles"
+
+# An open, attached session pins the module.
+sleep 5 &
+sl=$!
+exec 4<>/dev/pmcdrv
+if rmmod pmcdrv 2>/dev/null; then
+	fail "rmmod with an open session is refused" "rmmod succeeded"
+	insmod kmod/pmcdrv.ko
+else
+	pass "rmmod with an open session is refused"
+fi
+exec 4>&-
+kill $sl 2>/dev/null
+wait 2>/dev/null
+check "module loaded at the end" module_loaded

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-guest table test of the session ioctls (CONFIG, ATTACH, ENABLE,
+ * DISABLE, RESET, READ): every malformed request gets its documented errno
+ * (docs/abi.md), and self-monitoring through libpmc works.
+ * Usage: ioctl_sessions [DEVICE]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "libpmc.h"
+
+static struct check_state st;
+static const char *dev = PMC_DEFAULT_DEVICE;
+static bool have_pmu;
+static struct pmcdrv_info info;
+
+static int xopen(void)
+{
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror(dev);
+		exit(1);
+	}
+	return fd;
+}
+
+static int io(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
+}
+
+static struct pmcdrv_config sw_config(void)
+{
+	struct pmcdrv_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.nr_events = 1;
+	c.events[0].type = PMCDRV_EVENT_SW;
+	c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;
+	return c;
+}
+
+static struct pmcdrv_event hw_event(uint32_t event, uint32_t umask, uint32_t flags)
+{
+	struct pmcdrv_event e = { .type = PMCDRV_EVENT_HW, .flags = flags, .event = event,
+				  .umask = umask };
+
+	return e;
+}
+
+/* One CONFIG on a fresh session; returns errno or 0. */
+static int config_errno(const struct pmcdrv_config *c)
+{
+	struct pmcdrv_config copy = *c;
+	int fd = xopen(), e = io(fd, PMCDRV_IOC_CONFIG, &copy);
+
+	close(fd);
+	return e;
+}
+
+static void test_config(void)
+{
+	struct pmcdrv_config c;
+	unsigned char big[sizeof(c) + 32];
+	int fd, e, i;
+	static const struct {
+		const char *name;
+		int field;	/* what to break */
+		int want;
+	} t[] = {
+		{ "config: size 0 -> EINVAL", 0, EINVAL },
+		{ "config: size below VER0 -> EINVAL", 1, EINVAL },
+		{ "config: unknown flag -> EINVAL", 2, EINVAL },
+		{ "config: reserved0 -> EINVAL", 3, EINVAL },
+		{ "config: reserved[1] -> EINVAL", 4, EINVAL },
+		{ "config: nr_events 0 -> EINVAL", 5, EINVAL },
+		{ "config: nr_events 17 -> EINVAL", 6, EINVAL },
+		{ "config: unused slot not zero -> EINVAL", 7, EINVAL },
+		{ "config: unknown event type -> EINVAL", 8, EINVAL },
+		{ "config: unknown software event -> EINVAL", 9, EINVAL },
+		{ "config: software event with hw fields -> EINVAL", 10, EINVAL },
+		{ "config: event reserved field -> EINVAL", 11, EINVAL },
+		{ "config: event select 0x100 -> EINVAL", 12, EINVAL },
+		{ "config: umask 0x100 -> EINVAL", 13, EINVAL },
+		{ "config: cmask 256 -> EINVAL", 14, EINVAL },
+		{ "config: hw event counting in no mode -> EINVAL", 15, EINVAL },
+		{ "config: inv without cmask -> EINVAL", 16, EINVAL },
+		{ "config: unknown event flag (INT attempt) -> EINVAL", 17, EINVAL },
+		{ "config: sw_id on a hw event -> EINVAL", 18, EINVAL },
+	};
+
+	for (i = 0; i < (int)(sizeof(t) / sizeof(t[0])); i++) {
+		c = sw_config();
+		switch (t[i].field) {
+		case 0: c.size = 0; break;
+		case 1: c.size = PMCDRV_CONFIG_SIZE_VER0 - 8; break;
+		case 2: c.flags = 1U << 7; break;
+		case 3: c.reserved0 = 1; break;
+		case 4: c.reserved[1] = 1; break;
+		case 5: c.nr_events = 0; break;
+		case 6: c.nr_events = PMCDRV_MAX_EVENTS + 1; break;
+		case 7: c.events[5].umask = 1; break;
+		case 8: c.events[0].type = 7; break;
+		case 9: c.events[0].sw_id = 99; break;
+		case 10: c.events[0].event = 0xc0; break;
+		case 11: c.events[0].reserved = 1; break;
+		case 12: c.events[0] = hw_event(0x100, 0, PMCDRV_EVF_USER); break;
+		case 13: c.events[0] = hw_event(0xc0, 0x100, PMCDRV_EVF_USER); break;
+		case 14: c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER); c.events[0].cmask = 256; break;
+		case 15: c.events[0] = hw_event(0xc0, 0, 0); break;
+		case 16: c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER | PMCDRV_EVF_INV); break;
+		case 17: c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER | (1U << 20)); break;
+		case 18: c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER); c.events[0].sw_id = 1; break;
+		}
+		e = config_errno(&c);
+		CHECK(&st, e == t[i].want, t[i].name, "errno %d (%s), want %d", e, strerror(e), t[i].want);
+	}
+
+	/* Larger struct: zero tail accepted, non-zero tail E2BIG. */
+	c = sw_config();
+	memset(big, 0, sizeof(big));
+	c.size = sizeof(big);
+	memcpy(big, &c, sizeof(c));
+	fd = xopen();
+	e = io(fd, PMCDRV_IOC_CONFIG, big);
+	CHECK(&st, e == 0, "config: larger size, zero tail -> ok", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_CONFIG, big);
+	CHECK(&st, e == EALREADY, "config: second config -> EALREADY", "errno %d", e);
+	close(fd);
+	big[sizeof(big) - 1] = 1;
+	memcpy(big, &c, sizeof(c));
+	fd = xopen();
+	e = io(fd, PMCDRV_IOC_CONFIG, big);
+	CHECK(&st, e == E2BIG, "config: larger size, non-zero tail -> E2BIG", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_CONFIG, NULL);
+	CHECK(&st, e == EFAULT, "config: NULL -> EFAULT", "errno %d", e);
+	close(fd);
+
+	/* Hardware events. */
+	c = sw_config();
+	c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
+	e = config_errno(&c);
+	if (have_pmu) {
+		CHECK(&st, e == 0, "config: instructions:u -> ok", "errno %d", e);
+		/* One GP-only (non-architectural) event more than there are GP counters. */
+		c.nr_events = info.num_gp + 1;
+		for (i = 0; i < (int)c.nr_events && i < PMCDRV_MAX_EVENTS; i++)
+			c.events[i] = hw_event(0xd1, (uint32_t)i + 1, PMCDRV_EVF_USER);
+		e = config_errno(&c);
+		CHECK(&st, e == ENOSPC, "config: more events than counters -> ENOSPC", "errno %d", e);
+		/* An architectural event this CPU marks unavailable, if there is one. */
+		for (i = 0; i < PMC_ARCH_NR_EVENTS && i < (int)info.events_len; i++) {
+			if (info.events_avail & (1U << i))
+				continue;
+			c = sw_config();
+			c.events[0] = hw_event(pmc_arch_events[i].event, pmc_arch_events[i].umask,
+					       PMCDRV_EVF_USER);
+			e = config_errno(&c);
+			CHECK(&st, e == EOPNOTSUPP,
+			      "config: unavailable architectural event -> EOPNOTSUPP", "%s: errno %d",
+			      pmc_arch_events[i].name, e);
+			break;
+		}
+	} else {
+		CHECK(&st, e == ENODEV, "config: hw event without PMU -> ENODEV", "errno %d", e);
+	}
+}
+
+static void test_attach_and_ops(void)
+{
+	struct pmcdrv_attach a;
+	struct pmcdrv_config c = sw_config();
+	struct pmcdrv_read r;
+	int fd, fd2, e;
+	pid_t child;
+
+	fd = xopen();
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == EBADFD, "attach before config -> EBADFD", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_ENABLE, NULL);
+	CHECK(&st, e == EBADFD, "enable before config -> EBADFD", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_DISABLE, NULL);
+	CHECK(&st, e == EBADFD, "disable before config -> EBADFD", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_RESET, NULL);
+	CHECK(&st, e == EBADFD, "reset before config -> EBADFD", "errno %d", e);
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	e = io(fd, PMCDRV_IOC_READ, &r);
+	CHECK(&st, e == EBADFD, "read before config -> EBADFD", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_CONFIG, &c);
+	CHECK(&st, e == 0 && c.events[0].counter == ~0U, "config task-clock; counter ~0 written back",
+	      "errno %d counter 0x%x", e, c.events[0].counter);
+
+	/* ATTACH argument checks. */
+	a.size = 8;
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == EINVAL, "attach: size below VER0 -> EINVAL", "errno %d", e);
+	a.size = sizeof(a);
+	a.flags = 1U << 5;
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == EINVAL, "attach: unknown flag -> EINVAL", "errno %d", e);
+	a.flags = 0;
+	a.reserved[0] = 1;
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == EINVAL, "attach: reserved -> EINVAL", "errno %d", e);
+	a.reserved[0] = 0;
+	a.pid = -5;
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == EINVAL, "attach: negative pid -> EINVAL", "errno %d", e);
+	a.pid = 999999;
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == ESRCH, "attach: no such pid -> ESRCH", "errno %d", e);
+	a.pid = 2;	/* kthreadd */
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == EPERM, "attach: kernel thread -> EPERM", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_ATTACH, (void *)16);
+	CHECK(&st, e == EFAULT, "attach: bad pointer -> EFAULT", "errno %d", e);
+
+	/* Attach to a sleeping child, then a second session on it. */
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	a.pid = child;
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == 0, "attach: child pid -> ok", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == EALREADY, "attach: second attach -> EALREADY", "errno %d", e);
+	fd2 = xopen();
+	c = sw_config();
+	io(fd2, PMCDRV_IOC_CONFIG, &c);
+	e = io(fd2, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == EEXIST, "attach: task tracked by another session -> EEXIST", "errno %d", e);
+	close(fd2);
+
+	e = ioctl(fd, PMCDRV_IOC_ENABLE, 1) < 0 ? errno : 0;
+	CHECK(&st, e == EINVAL, "enable with a non-zero argument -> EINVAL", "errno %d", e);
+	e = ioctl(fd, PMCDRV_IOC_RESET, 1) < 0 ? errno : 0;
+	CHECK(&st, e == EINVAL, "reset with a non-zero argument -> EINVAL", "errno %d", e);
+
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.reserved[2] = 1;
+	e = io(fd, PMCDRV_IOC_READ, &r);
+	CHECK(&st, e == EINVAL, "read: reserved -> EINVAL", "errno %d", e);
+	r.reserved[2] = 0;
+	r.size = 4;
+	e = io(fd, PMCDRV_IOC_READ, &r);
+	CHECK(&st, e == EINVAL, "read: size below VER0 -> EINVAL", "errno %d", e);
+	e = io(fd, PMCDRV_IOC_READ, NULL);
+	CHECK(&st, e == EFAULT, "read: NULL -> EFAULT", "errno %d", e);
+	r.size = sizeof(r);
+	e = io(fd, PMCDRV_IOC_READ, &r);
+	CHECK(&st, e == 0 && r.nr_events == 1 && r.nr_tasks == 1 &&
+	      (r.flags & PMCDRV_READ_ATTACHED) && !(r.flags & PMCDRV_READ_EXITED),
+	      "read: attached child, one task", "errno %d n %u tasks %u flags 0x%x", e,
+	      r.nr_events, r.nr_tasks, r.flags);
+
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	e = io(fd, PMCDRV_IOC_READ, &r);
+	CHECK(&st, e == 0 && r.nr_tasks == 0 && (r.flags & PMCDRV_READ_EXITED),
+	      "read after the task exited: EXITED, counts kept", "errno %d tasks %u flags 0x%x",
+	      e, r.nr_tasks, r.flags);
+	e = io(fd, _IO(PMCDRV_IOC_MAGIC, 0x42), NULL);
+	CHECK(&st, e == ENOTTY, "unknown command -> ENOTTY", "errno %d", e);
+	close(fd);
+}
+
+/* Self-monitoring through libpmc: a region's counts, disable, reset. */
+static void test_self(void)
+{
+	struct pmcdrv_event clk = { .type = PMCDRV_EVENT_SW, .sw_id = PMCDRV_SW_TASK_CLOCK };
+	struct pmcdrv_event ins = hw_event(0xc0, 0, PMCDRV_EVF_USER);
+	struct pmc_session *s;
+	struct pmcdrv_read r1, r2, r3;
+	volatile unsigned long x = 0;
+	unsigned long i;
+	int err;
+
+	err = pmc_session_open(dev, &s);
+	CHECK(&st, !err, "libpmc: open", "%s", strerror(-err));
+	if (err)
+		return;
+	pmc_session_add(s, &clk);
+	if (have_pmu)
+		pmc_session_add(s, &ins);
+	err = pmc_session_attach(s, 0, 0);
+	CHECK(&st, !err, "libpmc: attach self", "%s", strerror(-err));
+	for (i = 0; i < 2000000; i++)
+		x += i;
+	pmc_session_read(s, &r1);
+	CHECK(&st, r1.values[0] > 0 && r1.time_enabled == r1.values[0] &&
+	      (!have_pmu || r1.values[1] > 2000000), "libpmc: region counted",
+	      "task-clock %llu, time_enabled %llu, insns %llu",
+	      (unsigned long long)r1.values[0], (unsigned long long)r1.time_enabled,
+	      (unsigned long long)r1.values[1]);
+	pmc_session_disable(s);
+	pmc_session_read(s, &r2);
+	for (i = 0; i < 2000000; i++)
+		x += i;
+	pmc_session_read(s, &r3);
+	CHECK(&st, r2.values[0] == r3.values[0] && (!have_pmu || r2.values[1] == r3.values[1]) &&
+	      !(r3.flags & PMCDRV_READ_ENABLED), "libpmc: disabled session does not count",
+	      "task-clock %llu -> %llu", (unsigned long long)r2.values[0],
+	      (unsigned long long)r3.values[0]);
+	pmc_session_reset(s);
+	pmc_session_read(s, &r3);
+	CHECK(&st, r3.values[0] == 0 && (!have_pmu || r3.values[1] == 0), "libpmc: reset zeroes",
+	      "task-clock %llu", (unsigned long long)r3.values[0]);
+	pmc_session_enable(s);
+	for (i = 0; i < 100000; i++)
+		x += i;
+	pmc_session_read(s, &r3);
+	CHECK(&st, r3.values[0] > 0 && r3.values[0] < r1.values[0] && (r3.flags & PMCDRV_READ_ENABLED),
+	      "libpmc: enabled again, counts from zero", "task-clock %llu (first region %llu)",
+	      (unsigned long long)r3.values[0], (unsigned long long)r1.values[0]);
+	pmc_session_close(s);
+}
+
+int main(int argc, char **argv)
+{
+	enum pmc_decode_err derr;
+
+	if (argc > 1)
+		dev = argv[1];
+	pmc_cpuid_info(&info, &derr);
+	have_pmu = info.flags & PMCDRV_INFO_ARCH_PERFMON;
+	test_config();
+	test_attach_and_ops();
+	test_self();
+	return check_summary(&st, "ioctl_sessions");
+}
