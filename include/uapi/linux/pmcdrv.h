@@ -73,7 +73,7 @@ struct pmcdrv_info {
 	__u32 reserved0;		/* must be zero */
 	__u64 perf_capabilities;	/* out: IA32_PERF_CAPABILITIES if PDCM */
 	__u64 avail_mask;		/* out: counters that exist */
-	__u64 in_use_hw;		/* out: enabled in hardware (any CPU); with CLAIMED, by pmcdrv */
+	__u64 in_use_hw;		/* out: enabled in hardware on any CPU (CLAIMED: ours) */
 	__u64 in_use_reserved;		/* out: held by another kernel user (perf, NMI watchdog) */
 	__u64 reserved[4];		/* must be zero */
 };
