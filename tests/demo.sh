@@ -15,12 +15,19 @@ fi
 exec tests/vm/run -- bash -c '
 	set -e
 	echo "### guest: $(uname -sr), $(nproc) vCPUs"
-	echo "### dmesg | grep pmcdrv"
-	dmesg | grep pmcdrv
+	dmesg | grep -E "Performance Events|pmcdrv: arch|pmcdrv: .*only software"
 	echo
 	echo "### pmcctl info"
 	pmcctl info
 	echo
-	echo "### pmcctl info --json | jq -c .perfmon"
-	pmcctl info --json | jq -c .perfmon
+	echo "### pmcctl run -- gzip -9 of 4 MiB (default events)"
+	head -c 4194304 /dev/urandom > /tmp/data
+	pmcctl run -- gzip -9 -k -f /tmp/data
+	if pmcctl info --json | jq -e .perfmon.available >/dev/null; then
+		echo "### the same command: pmcctl and perf stat, user-mode instructions (exact on the emulated PMU)"
+		echo "### pmcctl run -e instructions:u,cycles:u -x,"
+		pmcctl run -e instructions:u,cycles:u -x, -- build/progs/loop 001000000
+		echo "### perf stat -e instructions:u,cycles:u -x,"
+		perf stat -e instructions:u,cycles:u -x, -- build/progs/loop 001000000
+	fi
 '
