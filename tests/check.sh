@@ -7,8 +7,8 @@
 #   3. unit     shared logic and libpmc under ASan+UBSan (CUnit)
 #   4. kbuild   module at W=1 + sparse, checkpatch --strict
 #   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build)
-#   6. guest    tests/guest/* in the guest with the emulated PMU, and again on a
-#               CPU without PMU
+#   6. guest    tests/guest/* in the guest with the emulated PMU, again on a CPU
+#               without PMU, and on Debian's PREEMPT_RT kernel (rt-amd64) with the PMU
 # Each stage ends with "STAGE: N passed, N failed"; the last line totals them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +45,16 @@ build() {
 	make -s tests && make -s module KDIR="$GUEST_KDIR"
 }
 
+# The PREEMPT_RT module is built from a copy, so both builds can coexist.
+build_rt() {
+	local k
+	k=$(GUEST_FLAVOUR=rt-amd64 tests/vm/kernel) || return 1
+	eval "$k"
+	rm -rf build/rt && mkdir -p build/rt && cp -r kmod include build/rt/ &&
+	(cd build/rt/kmod && rm -f -- *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers) &&
+	make -s -C "$GUEST_KDIR" M="$PWD/build/rt/kmod" modules
+}
+
 stage deps tests/deps.sh || { echo "make check: cannot install dependencies" >&2; exit 1; }
 stage build build
 stage unit build/tests/unit
@@ -58,6 +68,10 @@ if [ "$qemu_ok" = 1 ]; then
 	stage guest-nopmu tests/vm/run --no-pmu -- tests/guest/run-all
 else
 	stage guest-nopmu tests/vm/run -- tests/guest/run-all
+fi
+if stage build-rt build_rt; then
+	stage guest-rt env GUEST_FLAVOUR=rt-amd64 tests/vm/run --module build/rt/kmod/pmcdrv.ko \
+		-- tests/guest/run-all
 fi
 
 echo "==== summary"

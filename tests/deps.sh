@@ -10,7 +10,7 @@ pkgs=(
 	# build and unit tests
 	gcc make libc6-dev libcunit1-dev
 	# kernel module build and its quality gates (sparse; checkpatch is fetched by tests/kbuild-check.sh)
-	"linux-headers-$flavour" kmod sparse libelf-dev perl
+	"linux-headers-$flavour" linux-headers-rt-amd64 kmod sparse libelf-dev perl
 	# the guest lane: Debian's QEMU and firmware, busybox, perf, msr-tools, jq
 	qemu-system-x86 qemu-system-data seabios busybox-static cpio gzip msr-tools linux-perf jq file
 	# building the project's QEMU with the emulated PMU (tests/qemu/build)

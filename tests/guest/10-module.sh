@@ -29,7 +29,7 @@ fi
 exec 3</dev/pmcdrv
 if rmmod pmcdrv 2>/dev/null; then
 	fail "rmmod with the device open is refused" "rmmod succeeded"
-	insmod kmod/pmcdrv.ko
+	insmod "$PMCDRV_KO"
 else
 	pass "rmmod with the device open is refused"
 fi

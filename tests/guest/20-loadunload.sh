@@ -7,15 +7,15 @@ ok=0
 for i in $(seq "$cycles"); do
 	rmmod pmcdrv || { fail "load/unload cycle $i" "rmmod failed"; break; }
 	[ -e /dev/pmcdrv ] && { fail "load/unload cycle $i" "/dev/pmcdrv left behind"; break; }
-	insmod kmod/pmcdrv.ko || { fail "load/unload cycle $i" "insmod failed"; break; }
+	insmod "$PMCDRV_KO" || { fail "load/unload cycle $i" "insmod failed"; break; }
 	[ "$(pmcctl info --json | jq -r .source)" = module ] || { fail "load/unload cycle $i" "INFO failed"; break; }
 	ok=$((ok + 1))
 done
 expect_eq "$cycles load/unload cycles with INFO" "$ok" "$cycles"
 
 rmmod pmcdrv
-insmod kmod/pmcdrv.ko devmode=0660
+insmod "$PMCDRV_KO" devmode=0660
 expect_eq "devmode=0660 sets the device mode" "$(stat -c %a /dev/pmcdrv)" 660
 rmmod pmcdrv
-insmod kmod/pmcdrv.ko
+insmod "$PMCDRV_KO"
 check "module loaded at the end" module_loaded

@@ -20,5 +20,5 @@ if [ "$(jq -r .perfmon.pdcm <<<"$json")" = true ]; then
 	check "msr driver: PERF_CAPABILITIES read" jq -e '.perfmon.perf_capabilities != null' <<<"$json"
 fi
 rmmod msr
-insmod kmod/pmcdrv.ko
+insmod "$PMCDRV_KO"
 check "module reloaded" module_loaded

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for tests/guest/*.sh (bash, inside the guest, from the project root).
+# The module this guest was booted with (tests/vm/run --module), relative to the project root.
+PMCDRV_KO=${PMCDRV_KO:-kmod/pmcdrv.ko}
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; }
 # check NAME COMMAND...: PASS when COMMAND succeeds, else FAIL with its output.
