@@ -95,6 +95,22 @@ else
 	check "migration: moved ($moves affinity changes, $migr migrations counted)" \
 		test "$moves" -ge 2 -a "$migr" -ge 1
 
+	# ---- CPU hotplug: a vCPU goes offline and comes back mid-run -------------------
+	if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+		pmcctl run -x, -e instructions:u -o /tmp/hp -- $loop "$big" &
+		runner=$!
+		flips=0
+		while kill -0 $runner 2>/dev/null && [ $flips -lt 6 ]; do
+			echo $((flips % 2)) >/sys/devices/system/cpu/cpu1/online && flips=$((flips + 1))
+			sleep 0.05
+		done
+		wait $runner
+		echo 1 >/sys/devices/system/cpu/cpu1/online
+		expect_eq "hotplug: count with cpu1 going offline/online equals unmoved" \
+			"$(cut -d, -f1 /tmp/hp)" "$solo"
+		check "hotplug: cpu1 toggled ($flips times)" test "$flips" -ge 2
+	fi
+
 	# ---- inheritance --------------------------------------------------------------------
 	for mode in p t; do
 		what=$([ $mode = p ] && echo processes || echo threads)
