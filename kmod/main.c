@@ -54,6 +54,18 @@ static long pmc_copy_struct_in(void *kbuf, size_t ksize, size_t ver0,
 	return usize;
 }
 
+/*
+ * Copy a size-versioned struct out: its 'size' becomes the kernel's, and
+ * min(caller's size, kernel's size) bytes are written.
+ */
+static long pmc_copy_struct_out(void __user *uarg, void *kbuf, u32 ksize, long usize)
+{
+	memcpy(kbuf, &ksize, sizeof(ksize));
+	if (copy_to_user(uarg, kbuf, min_t(size_t, usize, ksize)))
+		return -EFAULT;
+	return 0;
+}
+
 static long pmc_ioctl_info(void __user *uarg)
 {
 	struct pmcdrv_info info;
@@ -82,10 +94,7 @@ static long pmc_ioctl_info(void __user *uarg)
 	info.perf_capabilities = pmc_caps.perf_capabilities;
 	info.in_use_hw = usage.in_use_hw;
 	info.in_use_reserved = usage.in_use_reserved;
-
-	if (copy_to_user(uarg, &info, min_t(size_t, usize, sizeof(info))))
-		return -EFAULT;
-	return 0;
+	return pmc_copy_struct_out(uarg, &info, sizeof(info), usize);
 }
 
 static long pmc_ioctl_config(struct pmc_session *s, void __user *uarg)
@@ -100,10 +109,7 @@ static long pmc_ioctl_config(struct pmc_session *s, void __user *uarg)
 	err = pmc_session_config(s, &cfg);
 	if (err)
 		return err;
-	cfg.size = sizeof(cfg);
-	if (copy_to_user(uarg, &cfg, min_t(size_t, usize, sizeof(cfg))))
-		return -EFAULT;
-	return 0;
+	return pmc_copy_struct_out(uarg, &cfg, sizeof(cfg), usize);
 }
 
 static long pmc_ioctl_attach(struct pmc_session *s, void __user *uarg)
@@ -135,10 +141,7 @@ static long pmc_ioctl_read(struct pmc_session *s, void __user *uarg)
 	err = pmc_session_read(s, &r);
 	if (err)
 		return err;
-	r.size = sizeof(r);
-	if (copy_to_user(uarg, &r, min_t(size_t, usize, sizeof(r))))
-		return -EFAULT;
-	return 0;
+	return pmc_copy_struct_out(uarg, &r, sizeof(r), usize);
 }
 
 /* The size bits of a command are ignored: the struct's own 'size' field rules. */
