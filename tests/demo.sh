@@ -29,5 +29,7 @@ exec tests/vm/run -- bash -c '
 		pmcctl run -e instructions:u,cycles:u -x, -- build/progs/loop 001000000
 		echo "### perf stat -e instructions:u,cycles:u -x,"
 		perf stat -e instructions:u,cycles:u -x, -- build/progs/loop 001000000
+		echo "### pmcctl compare -r 3 -e instructions:u,cycles:u -- gzip -9 of 4 MiB"
+		pmcctl compare -r 3 -e instructions:u,cycles:u -- gzip -9 -k -f /tmp/data
 	fi
 '

@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <linux/perf_event.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,8 +72,12 @@ static void run_usage(FILE *f)
 	      "unavailable, 4 counters busy, 126 CMD not executable, 127 CMD not found.\n", f);
 }
 
-static int parse_run_opts(int argc, char **argv, struct run_opts *o)
+static void compare_usage(FILE *f);
+
+static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compare)
 {
+	void (*usage)(FILE *) = compare ? compare_usage : run_usage;
+	const char *cmd = compare ? "compare" : "run";
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "field-separator", required_argument, NULL, 'x' },
@@ -95,13 +101,13 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 		switch (c) {
 		case 'e':
 			if (pmc_evlist_parse(&o->events, optarg, err, sizeof(err))) {
-				fprintf(stderr, "pmcctl run: -e %s: %s\n", optarg, err);
+				fprintf(stderr, "pmcctl %s: -e %s: %s\n", cmd, optarg, err);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'x':
 			if (!*optarg) {
-				fprintf(stderr, "pmcctl run: -x needs a non-empty separator\n");
+				fprintf(stderr, "pmcctl %s: -x needs a non-empty separator\n", cmd);
 				return EXIT_USAGE;
 			}
 			o->csv_sep = optarg;
@@ -116,8 +122,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 			errno = 0;
 			n = strtol(optarg, &end, 10);
 			if (errno || *end || n < 1 || n > MAX_REPEAT) {
-				fprintf(stderr, "pmcctl run: -r '%s': give a count from 1 to %d\n",
-					optarg, MAX_REPEAT);
+				fprintf(stderr, "pmcctl %s: -r '%s': give a count from 1 to %d\n",
+					cmd, optarg, MAX_REPEAT);
 				return EXIT_USAGE;
 			}
 			o->repeat = (unsigned int)n;
@@ -129,20 +135,20 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o)
 			o->device = optarg;
 			break;
 		case 'h':
-			run_usage(stdout);
+			usage(stdout);
 			return EXIT_OK;
 		default:
-			run_usage(stderr);
+			usage(stderr);
 			return EXIT_USAGE;
 		}
 	}
 	if (o->json && o->csv_sep) {
-		fprintf(stderr, "pmcctl run: -x and --json exclude each other\n");
+		fprintf(stderr, "pmcctl %s: -x and --json exclude each other\n", cmd);
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "pmcctl run: no command given\n");
-		run_usage(stderr);
+		fprintf(stderr, "pmcctl %s: no command given\n", cmd);
+		usage(stderr);
 		return EXIT_USAGE;
 	}
 	o->argv = argv + optind;
@@ -387,74 +393,75 @@ static int child_exit_code(int status)
 	return EXIT_FAIL;
 }
 
-int cmd_run(int argc, char **argv)
+/* The pmc_arch_perfmon that an INFO reply describes. */
+static void perfmon_from_info(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm)
 {
-	struct run_opts o;
-	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
-	struct run_result res;
+	memset(pm, 0, sizeof(*pm));
+	pm->version = info->perfmon_version;
+	pm->num_gp = info->num_gp;
+	pm->gp_width = info->gp_width;
+	pm->num_fixed = info->num_fixed;
+	pm->fixed_width = info->fixed_width;
+	pm->events_len = info->events_len;
+	pm->events_avail = info->events_avail;
+	pm->fixed_mask = (uint32_t)(info->avail_mask >> PMC_GLOBAL_FIXED_SHIFT);
+}
+
+/*
+ * Ask the module what the PMU offers, fill in the default events, and check
+ * the events in user space first, to name an offending one.  Returns -1 to
+ * go on, or an exit code.
+ */
+static int prepare_events(struct run_opts *o, const char *cmd)
+{
 	struct pmcdrv_info info;
 	struct pmcdrv_config cfg;
 	struct pmc_config_verdict v;
 	struct pmc_arch_perfmon pm;
 	struct pmc_session *probe;
-	struct sigaction sa;
 	uint32_t counter[PMCDRV_MAX_EVENTS];
-	unsigned int i, r;
-	FILE *out = stderr;
-	int ex, err, last_status = 0;
+	unsigned int i;
+	int err;
 
-	ex = parse_run_opts(argc, argv, &o);
-	if (ex >= 0)
-		return ex;
-
-	err = pmc_session_open(o.device, &probe);
+	err = pmc_session_open(o->device, &probe);
 	if (err) {
-		fprintf(stderr, "pmcctl run: %s: %s\n  fix: %s\n"
+		fprintf(stderr, "pmcctl %s: %s: %s\n  fix: %s\n"
 			"  (the MSR fallback without the module is not implemented yet)\n",
-			o.device ? o.device : PMC_DEFAULT_DEVICE, strerror(-err), pmcctl_module_hint(err));
+			cmd, o->device ? o->device : PMC_DEFAULT_DEVICE, strerror(-err),
+			pmcctl_module_hint(err));
 		return EXIT_UNAVAILABLE;
 	}
 	err = pmc_session_info(probe, &info);
 	pmc_session_close(probe);
 	if (err) {
-		fprintf(stderr, "pmcctl run: INFO: %s\n", strerror(-err));
+		fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-err));
 		return EXIT_FAIL;
 	}
-	if (!o.events.n)
-		pmc_evlist_default(&o.events, &info);
+	if (!o->events.n)
+		pmc_evlist_default(&o->events, &info);
 
-	/* Check in user space first, to name the offending event. */
 	memset(&cfg, 0, sizeof(cfg));
-	memset(&pm, 0, sizeof(pm));
-	pm.version = info.perfmon_version;
-	pm.num_gp = info.num_gp;
-	pm.gp_width = info.gp_width;
-	pm.num_fixed = info.num_fixed;
-	pm.fixed_width = info.fixed_width;
-	pm.events_len = info.events_len;
-	pm.events_avail = info.events_avail;
-	pm.fixed_mask = (uint32_t)(info.avail_mask >> PMC_GLOBAL_FIXED_SHIFT);
-	cfg.nr_events = o.events.n;
-	for (i = 0; i < o.events.n; i++)
-		cfg.events[i] = o.events.ev[i].ev;
+	perfmon_from_info(&info, &pm);
+	cfg.nr_events = o->events.n;
+	for (i = 0; i < o->events.n; i++)
+		cfg.events[i] = o->events.ev[i].ev;
 	err = pmc_config_check(&cfg, &pm, ~0ULL, counter, &v);
 	if (err) {
 		if (v.err == PMC_CONFIG_BAD_EVENT)
-			fprintf(stderr, "pmcctl run: event '%s': %s\n", o.events.ev[v.bad_index].name,
-				pmc_config_strerror(&v));
+			fprintf(stderr, "pmcctl %s: event '%s': %s\n", cmd,
+				o->events.ev[v.bad_index].name, pmc_config_strerror(&v));
 		else
-			fprintf(stderr, "pmcctl run: %s\n", pmc_config_strerror(&v));
+			fprintf(stderr, "pmcctl %s: %s\n", cmd, pmc_config_strerror(&v));
 		return err == -ENODEV || err == -EOPNOTSUPP ? EXIT_UNAVAILABLE : EXIT_USAGE;
 	}
+	return -1;
+}
 
-	if (o.out_path) {
-		out = fopen(o.out_path, "we");
-		if (!out) {
-			fprintf(stderr, "pmcctl run: -o %s: %s\n", o.out_path, strerror(errno));
-			return EXIT_FAIL;
-		}
-	}
-	/* The terminal's Ctrl-C and Ctrl-\ reach the child; we wait, then report. */
+/* The terminal's Ctrl-C and Ctrl-\ reach the child; we wait, then report. */
+static void setup_signals(void)
+{
+	struct sigaction sa;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, NULL);
@@ -464,6 +471,31 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
+	struct run_result res;
+	unsigned int i, r;
+	FILE *out = stderr;
+	int ex, last_status = 0;
+
+	ex = parse_run_opts(argc, argv, &o, false);
+	if (ex >= 0)
+		return ex;
+	ex = prepare_events(&o, "run");
+	if (ex >= 0)
+		return ex;
+	if (o.out_path) {
+		out = fopen(o.out_path, "we");
+		if (!out) {
+			fprintf(stderr, "pmcctl run: -o %s: %s\n", o.out_path, strerror(errno));
+			return EXIT_FAIL;
+		}
+	}
+	setup_signals();
 
 	memset(vals, 0, sizeof(vals));
 	ex = -1;
@@ -496,6 +528,200 @@ int cmd_run(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	return ex >= 0 ? ex : child_exit_code(last_status);
+}
+
+/* ---- pmcctl compare ----------------------------------------------------------- */
+
+static void compare_usage(FILE *f)
+{
+	fputs("usage: pmcctl compare [-e LIST] [-r N] [-i] [-j] [-d PATH] [--] CMD [ARGS...]\n"
+	      "\n"
+	      "Count CMD N times through pmcdrv and N times through perf_event_open(2) (this\n"
+	      "program's own calls, same events, inherited, enabled on exec), and print both\n"
+	      "means, their difference, and whether it lies within the run-to-run spread.\n"
+	      "Options as for 'pmcctl run' (-e, -r, -i, -d) and -j for JSON.\n"
+	      "Exit status: 0 when every difference is within the spread, 1 when one is not,\n"
+	      "otherwise as 'pmcctl run'.\n", f);
+}
+
+static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.inherit = inherit;
+	a.exclude_hv = 1;
+	if (ev->type == PMCDRV_EVENT_HW) {
+		/* perf's raw config has the EVTSEL layout. */
+		a.type = PERF_TYPE_RAW;
+		a.config = ev->event | ((uint64_t)ev->umask << PMC_EVTSEL_UMASK_SHIFT) |
+			   ((uint64_t)ev->cmask << PMC_EVTSEL_CMASK_SHIFT);
+		if (ev->flags & PMCDRV_EVF_EDGE)
+			a.config |= PMC_EVTSEL_EDGE;
+		if (ev->flags & PMCDRV_EVF_INV)
+			a.config |= PMC_EVTSEL_INV;
+		a.exclude_user = !(ev->flags & PMCDRV_EVF_USER);
+		a.exclude_kernel = !(ev->flags & PMCDRV_EVF_KERNEL);
+	} else {
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = ev->sw_id == PMCDRV_SW_TASK_CLOCK ? PERF_COUNT_SW_TASK_CLOCK :
+			   ev->sw_id == PMCDRV_SW_CONTEXT_SWITCHES ? PERF_COUNT_SW_CONTEXT_SWITCHES :
+			   PERF_COUNT_SW_CPU_MIGRATIONS;
+	}
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Run CMD once counted by perf_event_open.  -1 on success, else an exit code. */
+static int run_once_perf(const struct run_opts *o, uint64_t *vals)
+{
+	int fds[PMCDRV_MAX_EVENTS], go[2], report[2], msg[2], status, ex = -1;
+	unsigned int i, n = 0;
+	char c = 0;
+	pid_t pid;
+
+	/* go: parent -> child "events attached"; report: child -> parent exec errno. */
+	if (pipe2(go, O_CLOEXEC)) {
+		fprintf(stderr, "pmcctl compare: pipe: %s\n", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (pipe2(report, O_CLOEXEC)) {
+		fprintf(stderr, "pmcctl compare: pipe: %s\n", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		return EXIT_FAIL;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "pmcctl compare: fork: %s\n", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		/* Wait until the parent has attached the events; then report exec errors. */
+		close(go[1]);
+		close(report[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execvp(o->argv[0], o->argv);
+		child_fail(report[1], 1, errno);
+	}
+	child_pid = pid;
+	close(go[0]);
+	close(report[1]);
+	for (n = 0; n < o->events.n; n++) {
+		fds[n] = perf_open(&o->events.ev[n].ev, o->inherit, pid);
+		if (fds[n] < 0) {
+			fprintf(stderr, "pmcctl compare: perf_event_open for '%s': %s\n",
+				o->events.ev[n].name, strerror(errno));
+			ex = errno == EACCES || errno == EPERM ? EXIT_FAIL : EXIT_UNAVAILABLE;
+			break;
+		}
+	}
+	if (ex >= 0) {
+		kill(pid, SIGKILL);
+	} else if (write(go[1], &c, 1) != 1) {
+		kill(pid, SIGKILL);
+		ex = EXIT_FAIL;
+	}
+	close(go[1]);
+	if (ex < 0 && read(report[0], msg, sizeof(msg)) == (ssize_t)sizeof(msg)) {
+		fprintf(stderr, "pmcctl compare: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
+		ex = msg[1] == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+	}
+	close(report[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	child_pid = 0;
+	for (i = 0; i < n; i++) {
+		if (ex < 0 && read(fds[i], &vals[i], sizeof(vals[i])) != sizeof(vals[i])) {
+			fprintf(stderr, "pmcctl compare: reading '%s': %s\n", o->events.ev[i].name,
+				strerror(errno));
+			ex = EXIT_FAIL;
+		}
+		close(fds[i]);
+	}
+	return ex;
+}
+
+static double acc_sd(const struct stat_acc *a)
+{
+	return a->n > 1 ? sqrt(a->m2 / (a->n - 1)) : 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct stat_acc mine[PMCDRV_MAX_EVENTS], theirs[PMCDRV_MAX_EVENTS];
+	uint64_t pv[PMCDRV_MAX_EVENTS];
+	struct run_result res;
+	struct run_opts o;
+	unsigned int i, r, a;
+	bool all_within = true;
+	char b1[32], b2[32];
+	int ex;
+
+	ex = parse_run_opts(argc, argv, &o, true);
+	if (ex >= 0)
+		return ex;
+	if (o.csv_sep || o.out_path) {
+		fprintf(stderr, "pmcctl compare: -x and -o are options of 'pmcctl run'; use -j for machine-readable output\n");
+		return EXIT_USAGE;
+	}
+	ex = prepare_events(&o, "compare");
+	if (ex >= 0)
+		return ex;
+	setup_signals();
+	memset(mine, 0, sizeof(mine));
+	memset(theirs, 0, sizeof(theirs));
+	for (r = 0; r < o.repeat; r++) {
+		ex = run_once(&o, &res);
+		if (ex >= 0)
+			return ex;
+		for (i = 0; i < o.events.n; i++)
+			acc_add(&mine[i], (double)res.r.values[i]);
+	}
+	for (r = 0; r < o.repeat; r++) {
+		ex = run_once_perf(&o, pv);
+		if (ex >= 0)
+			return ex;
+		for (i = 0; i < o.events.n; i++)
+			acc_add(&theirs[i], (double)pv[i]);
+	}
+
+	if (!o.json) {
+		printf("\n pmcdrv vs perf_event for '");
+		for (a = 0; o.argv[a]; a++)
+			printf("%s%s", a ? " " : "", o.argv[a]);
+		printf("' (%u run%s each):\n\n", o.repeat, o.repeat > 1 ? "s" : "");
+		printf(" %-24s %18s %18s %14s %12s  %s\n", "event", "pmcdrv", "perf_event",
+		       "difference", "spread (sd)", "verdict");
+	}
+	for (i = 0; i < o.events.n; i++) {
+		double diff = mine[i].mean - theirs[i].mean;
+		double spread = fmax(acc_sd(&mine[i]), acc_sd(&theirs[i]));
+		bool within = fabs(diff) <= spread;
+		const char *verdict = diff == 0 ? "equal" : within ? "within spread" : "DIFFERENT";
+
+		all_within = all_within && within;
+		if (o.json) {
+			printf("{\"event\": ");
+			json_string(stdout, o.events.ev[i].name);
+			printf(", \"pmcdrv\": %.3f, \"perf_event\": %.3f, \"difference\": %.3f, \"spread\": %.3f, \"runs\": %u, \"within_spread\": %s}\n",
+			       mine[i].mean, theirs[i].mean, diff, spread, o.repeat, within ? "true" : "false");
+		} else {
+			printf(" %-24s %18s %18s %14.1f %12.1f  %s\n", o.events.ev[i].name,
+			       fmt_thousands((uint64_t)llround(mine[i].mean), b1, sizeof(b1)),
+			       fmt_thousands((uint64_t)llround(theirs[i].mean), b2, sizeof(b2)),
+			       diff, spread, verdict);
+		}
+	}
+	if (!o.json)
+		printf("\n task-clock is in ns; spread is the larger standard deviation of the two sides.\n\n");
+	return all_within ? EXIT_OK : EXIT_FAIL;
 }
 
 /* ---- pmcctl list ------------------------------------------------------------- */

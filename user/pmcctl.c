@@ -387,6 +387,7 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "run", cmd_run, "count a command, like perf stat" },
+	{ "compare", cmd_compare, "count a command with pmcdrv and with perf_event, side by side" },
 	{ "list", cmd_list, "list the events this CPU supports" },
 	{ "info", cmd_info, "show the PMU, the module and the MSR fallback" },
 };

@@ -19,5 +19,6 @@ const char *pmcctl_module_hint(int err);
 
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif /* PMCDRV_PMCCTL_H */

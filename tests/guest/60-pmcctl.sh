@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+# pmcctl as a user runs it: exit codes, output formats, compare, no module.
+. tests/lib/guest.sh
+loop=build/progs/loop
+
+pmcctl run -e task-clock -- sh -c 'exit 7' 2>/dev/null
+expect_eq "run: the command's exit status is pmcctl's" "$?" 7
+pmcctl run -e task-clock -- sh -c 'kill -TERM $$' 2>/dev/null
+expect_eq "run: killed by SIGTERM -> 143" "$?" 143
+pmcctl run -e task-clock -- /nonexistent/cmd 2>/tmp/err
+expect_eq "run: command not found -> 127" "$?" 127
+check "run: not-found message names the command" grep -q "cannot run '/nonexistent/cmd'" /tmp/err
+printf 'x' >/tmp/notexec
+chmod 644 /tmp/notexec
+pmcctl run -e task-clock -- /tmp/notexec 2>/dev/null
+expect_eq "run: not executable -> 126" "$?" 126
+pmcctl run -e 'cycles:p' -- true 2>/tmp/err
+expect_eq "run: bad event -> 2" "$?" 2
+check "run: bad event message names the term and the modifier" grep -q "'cycles:p': unknown modifier 'p'" /tmp/err
+pmcctl run 2>/dev/null
+expect_eq "run: no command -> 2" "$?" 2
+pmcctl frobnicate 2>/dev/null
+expect_eq "unknown subcommand -> 2" "$?" 2
+check "run --help" pmcctl run --help
+check "compare --help" pmcctl compare --help
+check "list names the architectural events" grep -q 'instructions.*0x00c0' <<<"$(pmcctl list)"
+
+# Output formats.
+out=$(pmcctl run -j -e task-clock,cs -- true 2>&1)
+check "run --json: one valid JSON object per event" jq -e -s 'length == 2 and .[0].event == "task-clock"' <<<"$out"
+out=$(pmcctl run -x';' -e cs -- true 2>&1)
+check "run -x';': CSV with the separator" grep -qE '^[0-9]+;;cs;[0-9]+;100.00$' <<<"$out"
+pmcctl run -o /tmp/counts -e cs -- true 2>/dev/null
+check "run -o FILE writes the counts" grep -q 'Performance counter stats' /tmp/counts
+out=$(pmcctl run -r 3 -e task-clock -- true 2>&1)
+check "run -r 3: means with spread" grep -qE '\(3 runs\)' <<<"$out"
+check "run -r 3: +- column" grep -q '( +-' <<<"$out"
+
+if have_pmu; then
+	out=$(pmcctl compare -j -e instructions:u -- $loop 001000000)
+	rc=$?
+	check "compare: instructions:u difference is 0" jq -e '.difference == 0 and .within_spread' <<<"$out"
+	expect_eq "compare: exit 0 when within spread" "$rc" 0
+	out=$(pmcctl compare -r 2 -e instructions:u,r00c0:u -- build/progs/spawn t 3 001000000)
+	check "compare: threads, fixed and GP counters all equal" \
+		test "$(grep -c ' equal$' <<<"$out")" = 2
+	pmcctl run -e instructions:u -- true 2>/dev/null
+	expect_eq "run: exit 0 with hardware events" "$?" 0
+fi
+
+# Without the module.
+rmmod pmcdrv
+pmcctl run -e task-clock -- true 2>/tmp/err
+expect_eq "run without the module -> 3" "$?" 3
+check "run without the module names the fix" grep -q 'insmod' /tmp/err
+insmod "$PMCDRV_KO"
+check "module reloaded" module_loaded
