@@ -214,6 +214,19 @@ void pmc_info_from_desc(const struct pmc_cpu_desc *d, struct pmcdrv_info *info)
 	info->avail_mask = pmc_counter_mask(&d->pm);
 }
 
+void pmc_perfmon_from_info(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm)
+{
+	memset(pm, 0, sizeof(*pm));
+	pm->version = info->perfmon_version;
+	pm->num_gp = info->num_gp;
+	pm->gp_width = info->gp_width;
+	pm->num_fixed = info->num_fixed;
+	pm->fixed_width = info->fixed_width;
+	pm->events_len = info->events_len;
+	pm->events_avail = info->events_avail;
+	pm->fixed_mask = (u32)(info->avail_mask >> PMC_GLOBAL_FIXED_SHIFT);
+}
+
 int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmon *pm,
 		    enum pmc_event_err *why)
 {

@@ -69,8 +69,7 @@ struct pmc_session {
 	s8 hw_slot[PMCDRV_MAX_EVENTS];	/* event -> prog slot, -1 for software */
 	struct pmc_prog prog;
 	atomic64_t hw_vals[PMCDRV_MAX_EVENTS];
-	atomic64_t time_enabled;
-	atomic64_t time_running;
+	atomic64_t time_enabled;	/* = time running: there is no multiplexing */
 	atomic64_t nr_switches;
 	atomic64_t nr_migrations;
 	atomic64_t lost_tasks;
@@ -139,8 +138,28 @@ static void pmc_cpu_fold(struct pmc_cpu *pc)
 		}
 	}
 	atomic64_add(now - pc->t_last, &s->time_enabled);
-	atomic64_add(now - pc->t_last, &s->time_running);
 	pc->t_last = now;
+}
+
+/* Program the active session's counters from zero on this CPU. */
+static void pmc_cpu_start(struct pmc_cpu *pc)
+{
+	struct pmc_session *s = pc->active->sess;
+
+	if (s->prog.nr)
+		pmc_hw_start(&s->prog);
+	memset(pc->last, 0, sizeof(pc->last));
+	pc->t_last = local_clock();
+}
+
+/* Fold the active session's counts and stop its counters on this CPU. */
+static void pmc_cpu_fold_stop(struct pmc_cpu *pc)
+{
+	struct pmc_session *s = pc->active->sess;
+
+	pmc_cpu_fold(pc);
+	if (s->prog.nr && !pc->suspended)
+		pmc_hw_stop(&s->prog);
 }
 
 static void pmc_cpu_sched_in(struct pmc_cpu *pc, struct pmc_task_ctx *ctx)
@@ -153,20 +172,15 @@ static void pmc_cpu_sched_in(struct pmc_cpu *pc, struct pmc_task_ctx *ctx)
 	if (ctx->last_cpu >= 0 && ctx->last_cpu != cpu)
 		atomic64_inc(&s->nr_migrations);
 	ctx->last_cpu = cpu;
-	if (s->prog.nr)
-		pmc_hw_start(&s->prog);
-	memset(pc->last, 0, sizeof(pc->last));
-	pc->t_last = local_clock();
 	pc->active = ctx;
+	pmc_cpu_start(pc);
 }
 
 static void pmc_cpu_sched_out(struct pmc_cpu *pc, bool context_switch)
 {
 	struct pmc_session *s = pc->active->sess;
 
-	pmc_cpu_fold(pc);
-	if (s->prog.nr && !pc->suspended)
-		pmc_hw_stop(&s->prog);
+	pmc_cpu_fold_stop(pc);
 	if (context_switch)
 		atomic64_inc(&s->nr_switches);
 	pc->active = NULL;
@@ -755,7 +769,6 @@ int pmc_session_reset(struct pmc_session *s)
 	for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
 		atomic64_set(&s->hw_vals[i], 0);
 	atomic64_set(&s->time_enabled, 0);
-	atomic64_set(&s->time_running, 0);
 	atomic64_set(&s->nr_switches, 0);
 	atomic64_set(&s->nr_migrations, 0);
 	mutex_unlock(&s->lock);
@@ -775,7 +788,8 @@ int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
 	pmc_session_fold_all(s, false, false);
 	r->nr_events = s->nr_events;
 	r->time_enabled = atomic64_read(&s->time_enabled);
-	r->time_running = atomic64_read(&s->time_running);
+	/* Counters run whenever a tracked task is on a CPU: no multiplexing. */
+	r->time_running = r->time_enabled;
 	r->lost_tasks = atomic64_read(&s->lost_tasks);
 	for (i = 0; i < s->nr_events; i++) {
 		const struct pmcdrv_event *ev = &s->events[i];
@@ -829,9 +843,7 @@ static int pmc_suspend(void)
 	struct pmc_cpu *pc = this_cpu_ptr(&pmc_cpus);
 
 	if (pc->active) {
-		pmc_cpu_fold(pc);
-		if (pc->active->sess->prog.nr)
-			pmc_hw_stop(&pc->active->sess->prog);
+		pmc_cpu_fold_stop(pc);
 		pc->suspended = true;
 	}
 	return 0;
@@ -841,13 +853,9 @@ static void pmc_resume(void)
 {
 	struct pmc_cpu *pc = this_cpu_ptr(&pmc_cpus);
 
-	if (pc->active && pc->suspended) {
-		if (pc->active->sess->prog.nr)
-			pmc_hw_start(&pc->active->sess->prog);
-		memset(pc->last, 0, sizeof(pc->last));
-		pc->t_last = local_clock();
-	}
 	pc->suspended = false;
+	if (pc->active)
+		pmc_cpu_start(pc);
 }
 
 static struct syscore_ops pmc_syscore_ops = {

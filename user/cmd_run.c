@@ -393,20 +393,6 @@ static int child_exit_code(int status)
 	return EXIT_FAIL;
 }
 
-/* The pmc_arch_perfmon that an INFO reply describes. */
-static void perfmon_from_info(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm)
-{
-	memset(pm, 0, sizeof(*pm));
-	pm->version = info->perfmon_version;
-	pm->num_gp = info->num_gp;
-	pm->gp_width = info->gp_width;
-	pm->num_fixed = info->num_fixed;
-	pm->fixed_width = info->fixed_width;
-	pm->events_len = info->events_len;
-	pm->events_avail = info->events_avail;
-	pm->fixed_mask = (uint32_t)(info->avail_mask >> PMC_GLOBAL_FIXED_SHIFT);
-}
-
 /*
  * Ask the module what the PMU offers, fill in the default events, and check
  * the events in user space first, to name an offending one.  Returns -1 to
@@ -441,7 +427,7 @@ static int prepare_events(struct run_opts *o, const char *cmd)
 		pmc_evlist_default(&o->events, &info);
 
 	memset(&cfg, 0, sizeof(cfg));
-	perfmon_from_info(&info, &pm);
+	pmc_perfmon_from_info(&info, &pm);
 	cfg.nr_events = o->events.n;
 	for (i = 0; i < o->events.n; i++)
 		cfg.events[i] = o->events.ev[i].ev;

@@ -93,6 +93,7 @@ static void probe_msr(struct info_report *r)
 {
 	struct pmc_msr *m;
 	struct pmcdrv_info *info = &r->info;
+	struct pmc_arch_perfmon pm;
 	uint64_t v;
 	long cpu;
 
@@ -108,12 +109,8 @@ static void probe_msr(struct info_report *r)
 		return;
 
 	/* No module: read what needs MSRs through the msr device, CPU by CPU. */
+	pmc_perfmon_from_info(info, &pm);
 	for (cpu = 0; cpu < (long)info->nr_cpus; cpu++) {
-		struct pmc_arch_perfmon pm = {
-			.version = info->perfmon_version, .num_gp = info->num_gp,
-			.num_fixed = info->num_fixed,
-			.fixed_mask = (uint32_t)(info->avail_mask >> PMC_GLOBAL_FIXED_SHIFT),
-		};
 		uint64_t evtsel[PMC_MAX_GP] = { 0 }, fixed_ctrl = 0;
 		unsigned int i;
 

@@ -176,6 +176,9 @@ int pmc_describe_cpu(const struct pmc_cpuid_regs *leaf0, const struct pmc_cpuid_
  */
 void pmc_info_from_desc(const struct pmc_cpu_desc *desc, struct pmcdrv_info *info);
 
+/* The inverse for the counters: the perfmon an INFO reply describes. */
+void pmc_perfmon_from_info(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm);
+
 /* ---- Event specifications --------------------------------------------- */
 /* The ABI's event flags are the logic's event flags. */
 #define PMC_EVF_USER		PMCDRV_EVF_USER		/* count at CPL > 0 */

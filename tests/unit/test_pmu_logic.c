@@ -148,6 +148,14 @@ static void test_describe_cpu(void)
 	CU_ASSERT_EQUAL(info.avail_mask, 0x70000000fULL);
 	CU_ASSERT(!info.in_use_hw && !info.in_use_reserved && !info.reserved0);
 
+	/* INFO -> perfmon is the inverse of desc -> INFO for every counter field. */
+	{
+		struct pmc_arch_perfmon back;
+
+		pmc_perfmon_from_info(&info, &back);
+		CU_ASSERT_EQUAL(memcmp(&back, &d.pm, sizeof(back)), 0);
+	}
+
 	/* An AMD CPU: whatever leaf 0AH holds is not Intel perfmon; PDCM means nothing. */
 	CU_ASSERT_EQUAL(pmc_describe_cpu(&amd_l0, &l1, &l0a, &d), -ENODEV);
 	CU_ASSERT_EQUAL(d.vendor, PMCDRV_VENDOR_AMD);
