@@ -25,7 +25,7 @@ SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 B		:= build
 LIBPMC_SRCS	:= user/libpmc.c user/msr.c user/events.c kmod/pmu_logic.c
 LIBPMC_HDRS	:= user/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h include/uapi/linux/pmcdrv.h
-PMCCTL_SRCS	:= user/pmcctl.c user/cmd_run.c user/output.c
+PMCCTL_SRCS	:= user/pmcctl.c user/cmd_run.c user/output.c user/report.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))
@@ -51,7 +51,7 @@ module:
 # ---- user space ----------------------------------------------------------
 user: $(B)/bin/pmcctl $(B)/libpmc.a
 
-$(B)/user/%.o: user/%.c $(LIBPMC_HDRS) user/output.h user/pmcctl.h
+$(B)/user/%.o: user/%.c $(LIBPMC_HDRS) user/output.h user/pmcctl.h user/report.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
 

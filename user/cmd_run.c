@@ -18,6 +18,7 @@
 #include "libpmc.h"
 #include "output.h"
 #include "pmcctl.h"
+#include "report.h"
 
 #define MAX_REPEAT 100000
 
@@ -40,7 +41,7 @@ struct run_result {
 	int status;		/* wait status */
 };
 
-static volatile sig_atomic_t child_pid;
+volatile sig_atomic_t child_pid;
 
 static void forward_signal(int sig)
 {
@@ -173,27 +174,27 @@ static void child_fail(int fd, int stage, int err)
 	_exit(127);
 }
 
-static int session_error(const char *what, int err)
+int session_error(const char *cmd, const char *what, int err)
 {
 	switch (err) {
 	case -EBUSY:
-		fprintf(stderr, "pmcctl run: %s: the counters are busy: perf_events or the NMI watchdog holds the PMU\n"
-			"  fix: sudo sysctl kernel.nmi_watchdog=0, or stop the perf user, then retry\n", what);
+		fprintf(stderr, "pmcctl %s: %s: the counters are busy: perf_events or the NMI watchdog holds the PMU\n"
+			"  fix: sudo sysctl kernel.nmi_watchdog=0, or stop the perf user, then retry\n", cmd, what);
 		return EXIT_BUSY;
 	case -EACCES:
-		fprintf(stderr, "pmcctl run: %s: counting kernel mode needs CAP_PERFMON (or root) when "
-			"kernel.perf_event_paranoid > 1; use :u events or run as root\n", what);
+		fprintf(stderr, "pmcctl %s: %s: counting kernel mode needs CAP_PERFMON (or root) when "
+			"kernel.perf_event_paranoid > 1; use :u events or run as root\n", cmd, what);
 		return EXIT_FAIL;
 	case -ENODEV:
-		fprintf(stderr, "pmcctl run: %s: this CPU has no architectural performance counters; "
-			"only task-clock, context-switches and cpu-migrations can be counted\n", what);
+		fprintf(stderr, "pmcctl %s: %s: this CPU has no architectural performance counters; "
+			"only task-clock, context-switches and cpu-migrations can be counted\n", cmd, what);
 		return EXIT_UNAVAILABLE;
 	case -ENOSPC:
-		fprintf(stderr, "pmcctl run: %s: more hardware events than counters ('pmcctl info' lists them); "
-			"multiplexing is not supported\n", what);
+		fprintf(stderr, "pmcctl %s: %s: more hardware events than counters ('pmcctl info' lists them); "
+			"multiplexing is not supported\n", cmd, what);
 		return EXIT_USAGE;
 	default:
-		fprintf(stderr, "pmcctl run: %s: %s\n", what, strerror(-err));
+		fprintf(stderr, "pmcctl %s: %s: %s\n", cmd, what, strerror(-err));
 		return EXIT_FAIL;
 	}
 }
@@ -220,7 +221,7 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 	pmc_session_set_inherit(s, o->inherit);
 	err = pmc_session_config(s);
 	if (err) {
-		ex = session_error("cannot configure the events", err);
+		ex = session_error("run", "cannot configure the events", err);
 		pmc_session_close(s);
 		return ex;
 	}
@@ -260,7 +261,7 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 	if (n == (ssize_t)sizeof(msg)) {
 		pmc_session_close(s);
 		if (msg[0] == 0)
-			return session_error("cannot attach to the command", -msg[1]);
+			return session_error("run", "cannot attach to the command", -msg[1]);
 		fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
 		return msg[1] == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
 	}
@@ -275,116 +276,53 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 	return -1;
 }
 
-struct stat_acc {
-	double mean, m2;	/* Welford */
-	unsigned int n;
-};
-
-static void acc_add(struct stat_acc *a, double x)
+/* The command as the report's target: 'CMD ARGS'. */
+static void format_target(char *buf, size_t len, char **argv)
 {
-	double d = x - a->mean;
+	size_t o = 0;
+	unsigned int a;
 
-	a->n++;
-	a->mean += d / a->n;
-	a->m2 += d * (x - a->mean);
+	o += (size_t)snprintf(buf, len, "'");
+	for (a = 0; argv[a] && o < len; a++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", a ? " " : "", argv[a]);
+	if (o < len)
+		snprintf(buf + o, len - o, "'");
 }
 
-/* Relative spread of the mean in percent, as perf stat reports it. */
-static double acc_spread_pct(const struct stat_acc *a)
-{
-	double sd;
-
-	if (a->n < 2 || a->mean == 0)
-		return 0;
-	sd = sqrt(a->m2 / (a->n - 1));
-	return 100.0 * sd / sqrt(a->n) / a->mean;
-}
-
-static int find_event(const struct run_opts *o, const char *name)
-{
-	unsigned int i;
-	const char *k;
-
-	for (i = 0; i < o->events.n; i++) {
-		k = pmc_event_known_name(&o->events.ev[i].ev);
-		if (k && !strcmp(k, name))
-			return (int)i;
-	}
-	return -1;
-}
-
-static void print_results(FILE *f, const struct run_opts *o, struct stat_acc *vals,
+static void print_results(FILE *f, const struct run_opts *o, const struct stat_acc *vals,
 			  const struct stat_acc *t_run, const struct stat_acc *elapsed,
 			  const struct stat_acc *ut, const struct stat_acc *st)
 {
-	int ins = find_event(o, "instructions"), cyc = find_event(o, "cycles");
-	/* IPC only from counts of the same privilege levels. */
-	bool same_mode = ins >= 0 && cyc >= 0 &&
-			 o->events.ev[ins].ev.flags == o->events.ev[cyc].ev.flags;
-	double ipc = (same_mode && vals[cyc].mean > 0) ?
-		     vals[ins].mean / vals[cyc].mean : -1;
-	unsigned int i, a;
-	char buf[64];
+	struct report_row rows[PMCDRV_MAX_EVENTS];
+	char target[512];
+	struct report r = {
+		.format = o->json ? REPORT_JSON : o->csv_sep ? REPORT_CSV : REPORT_TEXT,
+		.sep = o->csv_sep,
+		.target = target,
+		.runs = o->repeat,
+		.interval = -1,
+		.time_running = t_run->mean,
+		.elapsed = elapsed->mean,
+		.elapsed_spread_pct = acc_spread_pct(elapsed),
+		.have_rusage = true,
+		.utime = ut->mean,
+		.stime = st->mean,
+	};
+	unsigned int i;
 
-	if (!o->json && !o->csv_sep) {
-		fprintf(f, "\n Performance counter stats for '");
-		for (a = 0; o->argv[a]; a++)
-			fprintf(f, "%s%s", a ? " " : "", o->argv[a]);
-		if (o->repeat > 1)
-			fprintf(f, "' (%u runs):\n\n", o->repeat);
-		else
-			fprintf(f, "':\n\n");
-	}
+	format_target(target, sizeof(target), o->argv);
 	for (i = 0; i < o->events.n; i++) {
-		const struct pmc_evsel *e = &o->events.ev[i];
-		bool clock = !pmc_evsel_is_hw(e) && e->ev.sw_id == PMCDRV_SW_TASK_CLOCK;
-		double v = clock ? vals[i].mean / 1e6 : vals[i].mean;
-		double spread = acc_spread_pct(&vals[i]);
-		bool show_ipc = (int)i == ins && ipc >= 0;
-
-		if (o->json) {
-			fprintf(f, "{\"event\": ");
-			json_string(f, e->name);
-			fprintf(f, ", \"counter-value\": %.6f, \"unit\": \"%s\", \"event-runtime\": %.0f, \"pcnt-running\": 100.00",
-				v, clock ? "msec" : "", t_run->mean);
-			if (o->repeat > 1)
-				fprintf(f, ", \"runs\": %u, \"variance\": %.2f", o->repeat, spread);
-			if (show_ipc)
-				fprintf(f, ", \"metric-value\": %.6f, \"metric-unit\": \"insn per cycle\"", ipc);
-			fprintf(f, "}\n");
-		} else if (o->csv_sep) {
-			fprintf(f, "%.*f%s%s%s%s%s%.0f%s100.00", clock ? 2 : 0, v, o->csv_sep,
-				clock ? "msec" : "", o->csv_sep, e->name, o->csv_sep, t_run->mean,
-				o->csv_sep);
-			if (show_ipc)
-				fprintf(f, "%s%.2f%sinsn per cycle", o->csv_sep, ipc, o->csv_sep);
-			fputc('\n', f);
-		} else {
-			if (clock)
-				fprintf(f, "%18.2f msec %-28s", v, e->name);
-			else
-				fprintf(f, "%18s      %-28s", fmt_thousands((uint64_t)llround(v), buf, sizeof(buf)),
-					e->name);
-			if (show_ipc)
-				fprintf(f, " #  %6.2f  insn per cycle", ipc);
-			else if (clock && elapsed->mean > 0)
-				fprintf(f, " #  %6.3f CPUs utilized", vals[i].mean / 1e9 / elapsed->mean);
-			if (o->repeat > 1)
-				fprintf(f, "%s( +- %5.2f%% )", show_ipc || clock ? "  " : "                                 ",
-					spread);
-			fputc('\n', f);
-		}
+		rows[i] = (struct report_row){
+			.ev = &o->events.ev[i],
+			.value = vals[i].mean,
+			.spread_pct = acc_spread_pct(&vals[i]),
+		};
 	}
-	if (!o->json && !o->csv_sep) {
-		fprintf(f, "\n %14.9f seconds time elapsed", elapsed->mean);
-		if (o->repeat > 1)
-			fprintf(f, "  ( +- %5.2f%% )", acc_spread_pct(elapsed));
-		fprintf(f, "\n\n %14.9f seconds user\n %14.9f seconds sys\n\n", ut->mean, st->mean);
-	}
+	report_print(f, &r, rows, o->events.n);
 }
 
 /* Shell-style status of a waited child. */
-static int child_exit_code(int status)
+int child_exit_code(int status)
 {
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
@@ -398,7 +336,7 @@ static int child_exit_code(int status)
  * the events in user space first, to name an offending one.  Returns -1 to
  * go on, or an exit code.
  */
-static int prepare_events(struct run_opts *o, const char *cmd)
+int prepare_events(struct pmc_evlist *events, const char *device, const char *cmd)
 {
 	struct pmcdrv_info info;
 	struct pmcdrv_config cfg;
@@ -409,11 +347,11 @@ static int prepare_events(struct run_opts *o, const char *cmd)
 	unsigned int i;
 	int err;
 
-	err = pmc_session_open(o->device, &probe);
+	err = pmc_session_open(device, &probe);
 	if (err) {
 		fprintf(stderr, "pmcctl %s: %s: %s\n  fix: %s\n"
 			"  (the MSR fallback without the module is not implemented yet)\n",
-			cmd, o->device ? o->device : PMC_DEFAULT_DEVICE, strerror(-err),
+			cmd, device ? device : PMC_DEFAULT_DEVICE, strerror(-err),
 			pmcctl_module_hint(err));
 		return EXIT_UNAVAILABLE;
 	}
@@ -423,19 +361,19 @@ static int prepare_events(struct run_opts *o, const char *cmd)
 		fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-err));
 		return EXIT_FAIL;
 	}
-	if (!o->events.n)
-		pmc_evlist_default(&o->events, &info);
+	if (!events->n)
+		pmc_evlist_default(events, &info);
 
 	memset(&cfg, 0, sizeof(cfg));
 	pmc_perfmon_from_info(&info, &pm);
-	cfg.nr_events = o->events.n;
-	for (i = 0; i < o->events.n; i++)
-		cfg.events[i] = o->events.ev[i].ev;
+	cfg.nr_events = events->n;
+	for (i = 0; i < events->n; i++)
+		cfg.events[i] = events->ev[i].ev;
 	err = pmc_config_check(&cfg, &pm, ~0ULL, counter, &v);
 	if (err) {
 		if (v.err == PMC_CONFIG_BAD_EVENT)
 			fprintf(stderr, "pmcctl %s: event '%s': %s\n", cmd,
-				o->events.ev[v.bad_index].name, pmc_config_strerror(&v));
+				events->ev[v.bad_index].name, pmc_config_strerror(&v));
 		else
 			fprintf(stderr, "pmcctl %s: %s\n", cmd, pmc_config_strerror(&v));
 		return err == -ENODEV || err == -EOPNOTSUPP ? EXIT_UNAVAILABLE : EXIT_USAGE;
@@ -444,7 +382,7 @@ static int prepare_events(struct run_opts *o, const char *cmd)
 }
 
 /* The terminal's Ctrl-C and Ctrl-\ reach the child; we wait, then report. */
-static void setup_signals(void)
+void setup_signals(void)
 {
 	struct sigaction sa;
 
@@ -471,7 +409,7 @@ int cmd_run(int argc, char **argv)
 	ex = parse_run_opts(argc, argv, &o, false);
 	if (ex >= 0)
 		return ex;
-	ex = prepare_events(&o, "run");
+	ex = prepare_events(&o.events, o.device, "run");
 	if (ex >= 0)
 		return ex;
 	if (o.out_path) {
@@ -634,11 +572,6 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 	return ex;
 }
 
-static double acc_sd(const struct stat_acc *a)
-{
-	return a->n > 1 ? sqrt(a->m2 / (a->n - 1)) : 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct stat_acc mine[PMCDRV_MAX_EVENTS], theirs[PMCDRV_MAX_EVENTS];
@@ -657,7 +590,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "pmcctl compare: -x and -o are options of 'pmcctl run'; use -j for machine-readable output\n");
 		return EXIT_USAGE;
 	}
-	ex = prepare_events(&o, "compare");
+	ex = prepare_events(&o.events, o.device, "compare");
 	if (ex >= 0)
 		return ex;
 	setup_signals();

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmcctl's count reports in perf stat's three formats: text, CSV (-x) and
+ * JSON.  Pure formatting: everything it prints comes from struct report, so
+ * tests/unit/ can hold the output against golden files.
+ */
+#ifndef PMCDRV_REPORT_H
+#define PMCDRV_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "libpmc.h"
+
+/* Running mean and variance (Welford). */
+struct stat_acc {
+	double mean, m2;
+	unsigned int n;
+};
+
+void acc_add(struct stat_acc *a, double x);
+/* Sample standard deviation; 0 below two samples. */
+double acc_sd(const struct stat_acc *a);
+/* Relative spread of the mean in percent, as perf stat reports it. */
+double acc_spread_pct(const struct stat_acc *a);
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_CSV,
+	REPORT_JSON,
+};
+
+/* One printed count: an event, on one CPU (-A) or summed. */
+struct report_row {
+	const struct pmc_evsel *ev;
+	const char *cpu;	/* "CPU3" with -A, NULL for a total */
+	double value;		/* mean raw value: ns for task-clock */
+	double spread_pct;	/* acc_spread_pct() of the runs, 0 for one run */
+};
+
+struct report {
+	enum report_format format;
+	const char *sep;		/* CSV separator */
+	const char *target;		/* "'CMD ARGS'", "system wide", "CPU(s) 0-3" */
+	unsigned int runs;		/* -r N; 1 otherwise */
+	double interval;		/* -I: seconds since the start; < 0 without -I */
+	double time_running;		/* ns; event-runtime in CSV and JSON */
+	double elapsed;			/* seconds */
+	double elapsed_spread_pct;
+	bool have_rusage;		/* print user and sys */
+	double utime, stime;		/* seconds */
+	const char *note;		/* printed under the counts (text), NULL for none */
+};
+
+/*
+ * Print the rows.  Text: a header (none with -I), the counts, elapsed time
+ * and rusage; IPC beside instructions when cycles with the same modifiers
+ * and CPU are in the rows.  Elapsed time and times in CSV/JSON follow perf.
+ */
+void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n);
+
+#endif /* PMCDRV_REPORT_H */
