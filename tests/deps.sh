@@ -16,6 +16,8 @@ pkgs=(
 	# building the project's QEMU with the emulated PMU (tests/qemu/build)
 	dpkg-dev libfdt-dev libglib2.0-dev libpixman-1-dev ninja-build meson flex bison pkg-config python3
 	ca-certificates
+	# the man page lint (tests/man-check.sh)
+	groff-base man-db
 )
 missing=()
 for p in "${pkgs[@]}"; do
