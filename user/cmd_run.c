@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,11 @@ struct run_opts {
 	bool inherit;
 	unsigned int repeat;
 	char **argv;
+	/* The MSR path (run only). */
+	bool msr;		/* --msr, --msr-device, or no module */
+	const char *msr_device;
+	int cpu;		/* -C; -1: the CPU pmcctl is on */
+	bool force;
 };
 
 /* One measured run. */
@@ -67,9 +73,16 @@ static void run_usage(FILE *f)
 	      "  -r, --repeat N       run N times; print means and the spread\n"
 	      "  -i, --no-inherit     count only the first process, not its children and threads\n"
 	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
+	      "      --msr            count through the MSR device even when pmcdrv is loaded (the\n"
+	      "                       default without it): CMD is pinned to one CPU, whose counts\n"
+	      "                       include everything else that runs there\n"
+	      "      --msr-device PATH   MSR device (implies --msr); %d is the CPU number, e.g.\n"
+	      "                       /dev/cpu/%d/msr_safe (default /dev/cpu/N/msr, then msr_safe)\n"
+	      "  -C, --cpu N          MSR path: the CPU to pin CMD to and count (default: pmcctl's)\n"
+	      "  -f, --force          MSR path: use counters someone else has enabled (put back after)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
-	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module or PMU\n"
+	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
 	      "unavailable, 4 counters busy, 126 CMD not executable, 127 CMD not found.\n", f);
 }
 
@@ -79,6 +92,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 {
 	void (*usage)(FILE *) = compare ? compare_usage : run_usage;
 	const char *cmd = compare ? "compare" : "run";
+	enum { OPT_MSR = 256, OPT_MSR_DEVICE };
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "field-separator", required_argument, NULL, 'x' },
@@ -87,18 +101,24 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "msr", no_argument, NULL, OPT_MSR },
+		{ "msr-device", required_argument, NULL, OPT_MSR_DEVICE },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char err[256], *end;
+	bool msr_opt = false;
 	long n;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->inherit = true;
 	o->repeat = 1;
+	o->cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:x:jo:r:id:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:x:jo:r:id:C:fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (pmc_evlist_parse(&o->events, optarg, err, sizeof(err))) {
@@ -135,6 +155,31 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 		case 'd':
 			o->device = optarg;
 			break;
+		case OPT_MSR_DEVICE:
+			if (!*optarg) {
+				fprintf(stderr, "pmcctl %s: --msr-device needs a path\n", cmd);
+				return EXIT_USAGE;
+			}
+			o->msr_device = optarg;
+			/* fall through */
+		case OPT_MSR:
+			o->msr = true;
+			msr_opt = true;
+			break;
+		case 'C':
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || n < 0 || n >= CPU_SETSIZE) {
+				fprintf(stderr, "pmcctl %s: -C '%s': give a CPU number\n", cmd, optarg);
+				return EXIT_USAGE;
+			}
+			o->cpu = (int)n;
+			msr_opt = true;
+			break;
+		case 'f':
+			o->force = true;
+			msr_opt = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -145,6 +190,15 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 	}
 	if (o->json && o->csv_sep) {
 		fprintf(stderr, "pmcctl %s: -x and --json exclude each other\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (compare && msr_opt) {
+		fprintf(stderr, "pmcctl compare: --msr, --msr-device, -C and -f are options of 'pmcctl run'; "
+			"compare measures pmcdrv against perf_event\n");
+		return EXIT_USAGE;
+	}
+	if (o->msr && o->device) {
+		fprintf(stderr, "pmcctl %s: -d names the pmcdrv device; with --msr use --msr-device\n", cmd);
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {
@@ -289,12 +343,14 @@ static void format_target(char *buf, size_t len, char **argv)
 		snprintf(buf + o, len - o, "'");
 }
 
-static void print_results(FILE *f, const struct run_opts *o, const struct stat_acc *vals,
-			  const struct stat_acc *t_run, const struct stat_acc *elapsed,
-			  const struct stat_acc *ut, const struct stat_acc *st)
+/* @mc: counted through the MSR device (the report says what that means), or NULL. */
+static void print_results(FILE *f, const struct run_opts *o, const struct msr_counting *mc,
+			  const struct stat_acc *vals, const struct stat_acc *t_run,
+			  const struct stat_acc *elapsed, const struct stat_acc *ut,
+			  const struct stat_acc *st)
 {
 	struct report_row rows[PMCDRV_MAX_EVENTS];
-	char target[512];
+	char cmd[512], target[600], note[1024];
 	struct report r = {
 		.format = o->json ? REPORT_JSON : o->csv_sep ? REPORT_CSV : REPORT_TEXT,
 		.sep = o->csv_sep,
@@ -310,7 +366,18 @@ static void print_results(FILE *f, const struct run_opts *o, const struct stat_a
 	};
 	unsigned int i;
 
-	format_target(target, sizeof(target), o->argv);
+	format_target(cmd, sizeof(cmd), o->argv);
+	if (mc) {
+		msr_counting_target(mc, cmd, target, sizeof(target));
+		msr_counting_note(mc, note, sizeof(note));
+		/* Text carries the note; CSV and JSON stay machine-readable, the warning goes to stderr. */
+		if (r.format == REPORT_TEXT)
+			r.note = note;
+		else
+			fprintf(stderr, "pmcctl run: warning: %s\n", note);
+	} else {
+		snprintf(target, sizeof(target), "%s", cmd);
+	}
 	for (i = 0; i < o->events.n; i++) {
 		rows[i] = (struct report_row){
 			.ev = &o->events.ev[i],
@@ -331,41 +398,20 @@ int child_exit_code(int status)
 	return EXIT_FAIL;
 }
 
-/*
- * Ask the module what the PMU offers, fill in the default events, and check
- * the events in user space first, to name an offending one.  Returns -1 to
- * go on, or an exit code.
- */
-int prepare_events(struct pmc_evlist *events, const char *device, const char *cmd)
+int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, const char *cmd)
 {
-	struct pmcdrv_info info;
 	struct pmcdrv_config cfg;
 	struct pmc_config_verdict v;
 	struct pmc_arch_perfmon pm;
-	struct pmc_session *probe;
 	uint32_t counter[PMCDRV_MAX_EVENTS];
 	unsigned int i;
 	int err;
 
-	err = pmc_session_open(device, &probe);
-	if (err) {
-		fprintf(stderr, "pmcctl %s: %s: %s\n  fix: %s\n"
-			"  (the MSR fallback without the module is not implemented yet)\n",
-			cmd, device ? device : PMC_DEFAULT_DEVICE, strerror(-err),
-			pmcctl_module_hint(err));
-		return EXIT_UNAVAILABLE;
-	}
-	err = pmc_session_info(probe, &info);
-	pmc_session_close(probe);
-	if (err) {
-		fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-err));
-		return EXIT_FAIL;
-	}
 	if (!events->n)
-		pmc_evlist_default(events, &info);
+		pmc_evlist_default(events, info);
 
 	memset(&cfg, 0, sizeof(cfg));
-	pmc_perfmon_from_info(&info, &pm);
+	pmc_perfmon_from_info(info, &pm);
 	cfg.nr_events = events->n;
 	for (i = 0; i < events->n; i++)
 		cfg.events[i] = events->ev[i].ev;
@@ -379,6 +425,32 @@ int prepare_events(struct pmc_evlist *events, const char *device, const char *cm
 		return err == -ENODEV || err == -EOPNOTSUPP ? EXIT_UNAVAILABLE : EXIT_USAGE;
 	}
 	return -1;
+}
+
+/*
+ * Ask the module what the PMU offers, fill in the default events, and check
+ * the events in user space first, to name an offending one.  Returns -1 to
+ * go on, or an exit code.
+ */
+int prepare_events(struct pmc_evlist *events, const char *device, const char *cmd)
+{
+	struct pmcdrv_info info;
+	struct pmc_session *probe;
+	int err;
+
+	err = pmc_session_open(device, &probe);
+	if (err) {
+		fprintf(stderr, "pmcctl %s: %s: %s\n  fix: %s\n", cmd,
+			device ? device : PMC_DEFAULT_DEVICE, strerror(-err), pmcctl_module_hint(err));
+		return EXIT_UNAVAILABLE;
+	}
+	err = pmc_session_info(probe, &info);
+	pmc_session_close(probe);
+	if (err) {
+		fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-err));
+		return EXIT_FAIL;
+	}
+	return check_events(events, &info, cmd);
 }
 
 /* The terminal's Ctrl-C and Ctrl-\ reach the child; we wait, then report. */
@@ -397,10 +469,79 @@ void setup_signals(void)
 	sigaction(SIGUSR2, &sa, NULL);
 }
 
+/*
+ * pmcdrv or the MSR device?  Without the module (and without -d) run falls
+ * back to the MSR device, saying so.  Checks the options that belong to one
+ * path.  -1 to go on, or an exit code.
+ */
+static int choose_path(struct run_opts *o)
+{
+	struct pmcdrv_info info;
+	struct pmc_session *s;
+	bool fallback = false;
+	int err, cpu;
+
+	err = pmc_session_open(o->msr ? NULL : o->device, &s);
+	if (!err) {
+		err = pmc_session_info(s, &info);
+		pmc_session_close(s);
+		if (!o->msr) {
+			if (o->cpu >= 0 || o->force) {
+				fprintf(stderr, "pmcctl run: -C and -f belong to the MSR path; pmcdrv is loaded and "
+					"counts CMD's own tasks on every CPU (add --msr for the MSR path)\n");
+				return EXIT_USAGE;
+			}
+			return -1;
+		}
+		/* Its sessions reprogram the counters at every context switch: both would be wrong. */
+		if (!err && (info.flags & PMCDRV_INFO_CLAIMED) && !o->force) {
+			fprintf(stderr, "pmcctl run: pmcdrv sessions hold the counters now; the MSR path would corrupt their counts and ours\n"
+				"  fix: wait for them, drop --msr to count through pmcdrv, or --force\n");
+			return EXIT_BUSY;
+		}
+	} else if (!o->msr) {
+		if (o->device || (err != -ENOENT && err != -ENODEV && err != -ENXIO))
+			return -1;	/* prepare_events() explains */
+		fprintf(stderr, "pmcctl run: pmcdrv is not loaded (%s: %s): counting one whole CPU through its MSR device instead; "
+			"for per-task counts load pmcdrv (sudo insmod kmod/pmcdrv.ko)\n",
+			PMC_DEFAULT_DEVICE, strerror(-err));
+		o->msr = true;
+		fallback = true;
+	}
+	if (!o->inherit) {
+		fprintf(stderr, "pmcctl run: -i (only CMD's first process) needs pmcdrv's per-task counting; "
+			"the MSR path counts everything on one CPU\n");
+		return fallback ? EXIT_UNAVAILABLE : EXIT_USAGE;
+	}
+	if (o->cpu < 0) {
+		cpu = sched_getcpu();
+		o->cpu = cpu < 0 ? 0 : cpu;
+	}
+	return -1;
+}
+
+static int run_once_msr(struct msr_counting *mc, const struct run_opts *o, struct run_result *res)
+{
+	struct msr_result m;
+	int ex = msr_counting_run(mc, o->argv, &m);
+
+	if (ex >= 0)
+		return ex;
+	memset(res, 0, sizeof(*res));
+	memcpy(res->r.values, m.values, sizeof(res->r.values));
+	res->r.time_running = (uint64_t)llround(m.elapsed * 1e9);
+	res->elapsed = m.elapsed;
+	res->utime = m.utime;
+	res->stime = m.stime;
+	res->status = m.status;
+	return -1;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
 	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
+	struct msr_counting *mc = NULL;
 	struct run_result res;
 	unsigned int i, r;
 	FILE *out = stderr;
@@ -409,13 +550,23 @@ int cmd_run(int argc, char **argv)
 	ex = parse_run_opts(argc, argv, &o, false);
 	if (ex >= 0)
 		return ex;
-	ex = prepare_events(&o.events, o.device, "run");
+	ex = choose_path(&o);
+	if (ex >= 0)
+		return ex;
+	if (o.msr) {
+		struct msr_opts mo = { .cpu = o.cpu, .device = o.msr_device, .force = o.force };
+
+		ex = msr_counting_open(&mo, &o.events, &mc);
+	} else {
+		ex = prepare_events(&o.events, o.device, "run");
+	}
 	if (ex >= 0)
 		return ex;
 	if (o.out_path) {
 		out = fopen(o.out_path, "we");
 		if (!out) {
 			fprintf(stderr, "pmcctl run: -o %s: %s\n", o.out_path, strerror(errno));
+			msr_counting_close(mc);
 			return EXIT_FAIL;
 		}
 	}
@@ -424,7 +575,7 @@ int cmd_run(int argc, char **argv)
 	memset(vals, 0, sizeof(vals));
 	ex = -1;
 	for (r = 0; r < o.repeat; r++) {
-		ex = run_once(&o, &res);
+		ex = mc ? run_once_msr(mc, &o, &res) : run_once(&o, &res);
 		if (ex >= 0)
 			break;
 		for (i = 0; i < o.events.n; i++)
@@ -444,9 +595,11 @@ int cmd_run(int argc, char **argv)
 	if (ex >= 0 && !t_run.n) {
 		if (out != stderr)
 			fclose(out);
+		msr_counting_close(mc);
 		return ex;
 	}
-	print_results(out, &o, vals, &t_run, &elapsed, &ut, &st);
+	print_results(out, &o, mc, vals, &t_run, &elapsed, &ut, &st);
+	msr_counting_close(mc);
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.out_path, strerror(errno));
 		return EXIT_FAIL;

@@ -41,7 +41,7 @@ static const char *vendor_str(const struct pmcdrv_info *info, char *buf)
 	return buf;
 }
 
-static bool lockdown_active(void)
+bool lockdown_active(void)
 {
 	char buf[128] = "";
 	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
@@ -69,7 +69,7 @@ const char *pmcctl_module_hint(int err)
 	}
 }
 
-static const char *msr_hint(int err)
+const char *msr_hint(int err)
 {
 	switch (err) {
 	case -ENOENT:

@@ -39,4 +39,49 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 
+/* Is kernel lockdown (integrity or confidentiality) in force? */
+bool lockdown_active(void);
+/* What to do when an MSR device could not be opened with -errno @err. */
+const char *msr_hint(int err);
+/*
+ * prepare_events() once the PMU is known: fill in the default events when
+ * @events is empty and check them against @info.  -1 to go on, or an exit code.
+ */
+int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, const char *cmd);
+
+/* ---- the MSR fallback of 'pmcctl run' (msr_run.c) ---- */
+struct msr_counting;
+
+struct msr_opts {
+	int cpu;		/* where CMD is pinned and counted */
+	const char *device;	/* --msr-device, %d = the CPU; NULL: /dev/cpu/N/msr, then msr_safe */
+	bool force;		/* take counters someone else has enabled */
+};
+
+/* One run of CMD. */
+struct msr_result {
+	uint64_t values[PMCDRV_MAX_EVENTS];	/* in event-list order */
+	double elapsed;				/* seconds the counters ran */
+	double utime, stime;			/* CMD's rusage, seconds */
+	int status;				/* CMD's wait status */
+};
+
+/*
+ * Check @events (filling in the defaults) against the PMU of CPU o->cpu and
+ * open its MSR device when there are hardware events.  -1 and *out, or an
+ * exit code after printing the problem and its fix.
+ */
+int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struct msr_counting **out);
+/*
+ * Run @argv once pinned to the CPU: save the PMU registers, refuse counters
+ * others enabled (exit 4) unless forced, count, and put every register back,
+ * also when CMD fails or is killed.  -1 on success, or an exit code.
+ */
+int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res);
+void msr_counting_close(struct msr_counting *c);
+/* The report's target: "CPU 1 while 'CMD' ran" (@cmd is "'CMD'"). */
+void msr_counting_target(const struct msr_counting *c, const char *cmd, char *buf, size_t len);
+/* What these counts are (whole CPU; software events from rusage), for the report. */
+void msr_counting_note(const struct msr_counting *c, char *buf, size_t len);
+
 #endif /* PMCDRV_PMCCTL_H */
