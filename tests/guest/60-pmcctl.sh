@@ -48,10 +48,26 @@ if have_pmu; then
 	expect_eq "run: exit 0 with hardware events" "$?" 0
 fi
 
-# Without the module.
+# Without the module: run falls back to the MSR device (tests/guest/70-msr-fallback.sh),
+# software events come from rusage; compare needs the module.
 rmmod pmcdrv
+had_msr=0
+grep -q '^msr ' /proc/modules && had_msr=1 && rmmod msr
 pmcctl run -e task-clock -- true 2>/tmp/err
-expect_eq "run without the module -> 3" "$?" 3
-check "run without the module names the fix" grep -q 'insmod' /tmp/err
+expect_eq "run without the module: software events -> 0" "$?" 0
+check "run without the module says so and names insmod" grep -q 'pmcdrv is not loaded.*insmod' /tmp/err
+pmcctl run -e instructions:u -- true 2>/tmp/err
+expect_eq "run without the module or the msr driver: hardware events -> 3" "$?" 3
+if have_pmu; then
+	check "run without the module, hardware events: names modprobe msr" grep -q 'modprobe msr' /tmp/err
+else
+	check "run without the module, hardware events: no counters on this CPU" grep -q 'no architectural performance counters' /tmp/err
+fi
+pmcctl run -d /dev/nonexistent -e task-clock -- true 2>/tmp/err
+expect_eq "run -d PATH that does not open: no fallback -> 3" "$?" 3
+pmcctl compare -e task-clock -- true 2>/tmp/err
+expect_eq "compare without the module -> 3" "$?" 3
+check "compare without the module names the fix" grep -q 'insmod' /tmp/err
+[ $had_msr = 1 ] && modprobe msr
 insmod "$PMCDRV_KO"
 check "module reloaded" module_loaded
