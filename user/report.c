@@ -1,11 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pmcctl's count reports: text, CSV and JSON as perf stat prints them. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "output.h"
 #include "report.h"
+
+/*
+ * The text columns of perf stat 6.1 (Debian 12's linux-perf,
+ * tools/perf/util/stat-display.c): the interval prefix "%6lu.%09lu ", the
+ * CPU with -A "CPU%-7d ", the count "%18.0f " (task-clock "%18.2f "), the
+ * unit "%-4s " ("msec" or blank), the event "%-32s", then the metric column
+ * of METRIC_LEN and the spread "  ( +-%6.2f%% )".  METRIC_LEN is 35 in 6.1;
+ * perf 6.2 made it 38 ("perf stat: Increase metric length to align outputs").
+ */
+#define INTERVAL_LEN	16
+#define CPU_LEN		10
+#define COUNTS_LEN	18
+#define UNIT_LEN	4
+#define EVNAME_LEN	32
+#define METRIC_LEN	35
+/* perf's print_noise_pct(): the spread, printed only when it is not 0. */
+#define NOISE_FMT	"  ( +-%6.2f%% )"
 
 void acc_add(struct stat_acc *a, double x)
 {
@@ -85,40 +103,106 @@ static void print_csv(FILE *f, const struct report *r, const struct report_row *
 	const char *s = r->sep;
 	bool clock = is_clock(row->ev);
 
+	/* perf 6.1 pads the time as in text ("%6lu.%09lu"); from 6.2 on it does not. */
 	if (r->interval >= 0)
-		fprintf(f, "%.9f%s", r->interval, s);
+		fprintf(f, "%*.9f%s", INTERVAL_LEN, r->interval, s);
 	if (row->cpu)
 		fprintf(f, "%s%s", row->cpu, s);
-	fprintf(f, "%.*f%s%s%s%s%s%.0f%s100.00", clock ? 2 : 0, v, s, clock ? "msec" : "", s,
-		row->ev->name, s, r->time_running, s);
+	fprintf(f, "%.*f%s%s%s%s", clock ? 2 : 0, v, s, clock ? "msec" : "", s, row->ev->name);
+	if (r->runs > 1)
+		fprintf(f, "%s%.2f%%", s, row->spread_pct);
+	fprintf(f, "%s%.0f%s100.00", s, r->time_running, s);
 	if (ipc >= 0)
 		fprintf(f, "%s%.2f%sinsn per cycle", s, ipc, s);
 	fputc('\n', f);
+}
+
+/* One text line, built whole so that its trailing blanks can be cut. */
+struct text_line {
+	char buf[512];
+	size_t n;
+};
+
+static void tl_printf(struct text_line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void tl_printf(struct text_line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (l->n >= sizeof(l->buf) - 1)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(l->buf + l->n, sizeof(l->buf) - l->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		l->n = l->n + (size_t)k < sizeof(l->buf) ? l->n + (size_t)k : sizeof(l->buf) - 1;
+}
+
+/* The line without its trailing blanks, and a newline. */
+static void tl_put(FILE *f, struct text_line *l)
+{
+	while (l->n && l->buf[l->n - 1] == ' ')
+		l->n--;
+	fwrite(l->buf, 1, l->n, f);
+	fputc('\n', f);
+}
+
+/*
+ * The metric column as perf's print_metric_std(): " # ", the value, a blank
+ * and the unit padded so that the column is METRIC_LEN wide; blank when
+ * there is no metric (@unit NULL).
+ */
+static void tl_metric(struct text_line *l, const char *value, const char *unit)
+{
+	int n;
+
+	if (!unit) {
+		tl_printf(l, "%-*s", METRIC_LEN, "");
+		return;
+	}
+	n = (int)strlen(" # ") + (int)strlen(value);
+	tl_printf(l, " # %s %-*s", value, METRIC_LEN - n - 1, unit);
 }
 
 static void print_text(FILE *f, const struct report *r, const struct report_row *row, double v,
 		       double ipc)
 {
 	bool clock = is_clock(row->ev);
-	char buf[64];
+	struct text_line l = { .n = 0 };
+	char buf[64], val[64];
 
 	if (r->interval >= 0)
-		fprintf(f, "%16.9f ", r->interval);
+		tl_printf(&l, "%*.9f ", INTERVAL_LEN, r->interval);
 	if (row->cpu)
-		fprintf(f, "%-8s", row->cpu);
+		tl_printf(&l, "%-*s ", CPU_LEN, row->cpu);
 	if (clock)
-		fprintf(f, "%18.2f msec %-28s", v, row->ev->name);
+		tl_printf(&l, "%*.2f ", COUNTS_LEN, v);
 	else
-		fprintf(f, "%18s      %-28s", fmt_thousands((uint64_t)llround(v), buf, sizeof(buf)),
-			row->ev->name);
-	if (ipc >= 0)
-		fprintf(f, " #  %6.2f  insn per cycle", ipc);
-	else if (clock && r->elapsed > 0)
-		fprintf(f, " #  %6.3f CPUs utilized", row->value / 1e9 / r->elapsed);
-	if (r->runs > 1)
-		fprintf(f, "%s( +- %5.2f%% )",
-			ipc >= 0 || clock ? "  " : "                                 ", row->spread_pct);
-	fputc('\n', f);
+		tl_printf(&l, "%*s ", COUNTS_LEN, fmt_thousands((uint64_t)llround(v), buf, sizeof(buf)));
+	tl_printf(&l, "%-*s %-*s", UNIT_LEN, clock ? "msec" : "", EVNAME_LEN, row->ev->name);
+	if (ipc >= 0) {
+		snprintf(val, sizeof(val), "%7.2f ", ipc);
+		tl_metric(&l, val, "insn per cycle");
+	} else if (clock && r->elapsed > 0) {
+		snprintf(val, sizeof(val), "%8.3f", row->value / 1e9 / r->elapsed);
+		tl_metric(&l, val, "CPUs utilized");
+	} else {
+		tl_metric(&l, NULL, NULL);
+	}
+	if (r->runs > 1 && row->spread_pct != 0)
+		tl_printf(&l, NOISE_FMT, row->spread_pct);
+	tl_put(f, &l);
+}
+
+/* perf's get_precision() + 2: two digits more than the spread's first significant one. */
+static int elapsed_precision(double sd)
+{
+	/* perf: 0 above 1; for 0 its lround(inf) also ends as 0 on x86-64. */
+	if (!(sd > 0) || sd > 1)
+		return 2;
+	return (int)lround(ceil(-log10(sd))) + 2;
 }
 
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n)
@@ -147,10 +231,22 @@ void report_print(FILE *f, const struct report *r, const struct report_row *rows
 		return;
 	if (r->note)
 		fprintf(f, "\n %s\n", r->note);
-	fprintf(f, "\n %14.9f seconds time elapsed", r->elapsed);
-	if (r->runs > 1)
-		fprintf(f, "  ( +- %5.2f%% )", r->elapsed_spread_pct);
+	/* perf's print_footer(). */
+	fputc('\n', f);
+	if (r->runs > 1) {
+		/* The mean +- the standard deviation of the mean, and that relative to the mean. */
+		double sd = r->elapsed * r->elapsed_spread_pct / 100;
+		int prec = elapsed_precision(sd);
+
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", prec, r->elapsed, prec, sd);
+		if (r->elapsed_spread_pct != 0)
+			fprintf(f, NOISE_FMT, r->elapsed_spread_pct);
+	} else {
+		fprintf(f, " %17.9f seconds time elapsed", r->elapsed);
+		/* User and sys for one run only, as perf. */
+		if (r->have_rusage)
+			fprintf(f, "\n\n %17.9f seconds user\n %17.9f seconds sys\n", r->utime,
+				r->stime);
+	}
 	fputs("\n\n", f);
-	if (r->have_rusage)
-		fprintf(f, " %14.9f seconds user\n %14.9f seconds sys\n\n", r->utime, r->stime);
 }

@@ -47,7 +47,7 @@ struct report {
 	double time_running;		/* ns; event-runtime in CSV and JSON */
 	double elapsed;			/* seconds */
 	double elapsed_spread_pct;
-	bool have_rusage;		/* print user and sys */
+	bool have_rusage;		/* print user and sys (one run only, as perf) */
 	double utime, stime;		/* seconds */
 	const char *note;		/* printed under the counts (text), NULL for none */
 };
@@ -55,7 +55,9 @@ struct report {
 /*
  * Print the rows.  Text: a header (none with -I), the counts, elapsed time
  * and rusage; IPC beside instructions when cycles with the same modifiers
- * and CPU are in the rows.  Elapsed time and times in CSV/JSON follow perf.
+ * and CPU are in the rows.  Text and CSV have the layout of perf stat 6.1
+ * (Debian 12), spreads with -r included, except that no text line ends in
+ * blanks; elapsed time and times in CSV/JSON follow perf.
  */
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n);
 

@@ -9,8 +9,8 @@
  * PMCDRV_UPDATE_GOLDEN=1 rewrites the golden files from the current
  * output instead of comparing (docs/testing.md).
  *
- * Linked into the one unit binary; register_report_tests() adds the
- * "report" suite.
+ * Linked into the one unit binary; main() (test_pmu_logic.c) calls
+ * register_report_tests(), which adds the "report" suite.
  */
 #include <CUnit/Basic.h>
 #include <errno.h>
@@ -647,6 +647,35 @@ static char *render(const struct fixture *fx, size_t *len)
 	return buf;
 }
 
+/* The first line (from 1) of @text that ends in a blank or a tab; 0 when none does. */
+static size_t trailing_blank_line(const char *text, size_t len)
+{
+	size_t i, line = 1;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] == '\n')
+			line++;
+		if ((text[i] == ' ' || text[i] == '\t') && (i + 1 == len || text[i + 1] == '\n'))
+			return line;
+	}
+	return 0;
+}
+
+/* No line of @text ends in a blank: perf's padding stays only before something. */
+static void no_trailing_blanks(const char *what, const char *text, size_t len, unsigned int line)
+{
+	size_t bad = trailing_blank_line(text, len);
+	char msg[256];
+
+	if (bad)
+		snprintf(msg, sizeof(msg), "%s: line %zu ends in a blank or tab", what, bad);
+	else
+		snprintf(msg, sizeof(msg), "%s: no line ends in a blank", what);
+	if (bad)
+		printf("\n%s\n", msg);
+	golden_assert(!bad, line, msg);
+}
+
 static void check_one(struct fixture *fx, enum report_format fmt, const char *sep,
 		      const char *golden, unsigned int line)
 {
@@ -658,6 +687,8 @@ static void check_one(struct fixture *fx, enum report_format fmt, const char *se
 	fx->r.sep = sep;
 	out = render(fx, &len);
 	golden_check(line, golden, out, len);
+	if (fmt == REPORT_TEXT)
+		no_trailing_blanks(golden, out, len, line);
 	if (fmt == REPORT_JSON && json_lines_ok(golden, out, len, line)) {
 		split_lines(out, len, &l);
 		jq_check(golden, out, len, l.n, line);
@@ -736,6 +767,23 @@ static void test_repeat(void)
 	fx.r.elapsed = t.mean;
 	fx.r.elapsed_spread_pct = acc_spread_pct(&t);
 	CHECK_ALL(&fx, "repeat");
+}
+
+/*
+ * -r 2 with the same counts and times in both runs: no spread is printed
+ * (perf prints none when it is 0), CSV and JSON say 0.00, and the elapsed
+ * time has two decimals.  A separator of several characters in CSV.
+ */
+static void test_repeat_no_spread(void)
+{
+	static const double v[] = { 2000000, 2000000, 1000000 };
+	struct fixture fx;
+
+	fx_init(&fx, "task-clock,instructions,cycles");
+	fx_rows(&fx, v, N_ELEMS(v));
+	fx.r.runs = 2;
+	CHECK_ALL(&fx, "repeat-no-spread");
+	CHECK_ONE(&fx, REPORT_CSV, "::", "repeat-no-spread-csv-sep.txt");
 }
 
 /* stat -A: one row per event per CPU, IPC from the same CPU's cycles. */
@@ -925,6 +973,19 @@ static void test_mismatch_message(void)
 	free(buf);
 }
 
+/* The trailing-blank check finds the line. */
+static void test_trailing_blank_check(void)
+{
+	static const char ok[] = "a\n\n b\n", last[] = "a\nb ", tab[] = "a\nb\t\nc\n",
+			  mid[] = "x\n  \ny\n";
+
+	CU_ASSERT_EQUAL(trailing_blank_line(ok, strlen(ok)), 0);
+	CU_ASSERT_EQUAL(trailing_blank_line("", 0), 0);
+	CU_ASSERT_EQUAL(trailing_blank_line(last, strlen(last)), 2);
+	CU_ASSERT_EQUAL(trailing_blank_line(tab, strlen(tab)), 2);
+	CU_ASSERT_EQUAL(trailing_blank_line(mid, strlen(mid)), 2);
+}
+
 /* The running mean and the spread of the mean that -r prints. */
 static void test_spread(void)
 {
@@ -956,9 +1017,11 @@ void register_report_tests(void)
 		{ "JSON checker rejects bad JSON", test_json_checker },
 		{ "jq check tells objects from the rest", test_jq_checker },
 		{ "golden mismatch message", test_mismatch_message },
+		{ "trailing-blank check finds the line", test_trailing_blank_check },
 		{ "mean and spread", test_spread },
 		{ "run: text, CSV (also ::), JSON", test_run },
 		{ "run -r 3: spreads", test_repeat },
+		{ "run -r 2: no spread", test_repeat_no_spread },
 		{ "stat -A: per CPU", test_stat_per_cpu },
 		{ "stat -I: intervals", test_interval },
 		{ "stat -I -A", test_interval_per_cpu },
@@ -969,31 +1032,12 @@ void register_report_tests(void)
 		{ "note: text only", test_note },
 		{ "events by code, long names, big counts", test_raw_names },
 	};
-	static bool done;
 	CU_pSuite suite;
 	size_t i;
 
-	if (done)
-		return;
-	done = true;
 	suite = CU_add_suite("report", NULL, NULL);
 	if (!suite)
 		return;
 	for (i = 0; i < N_ELEMS(tests); i++)
 		CU_add_test(suite, tests[i].name, tests[i].fn);
-}
-
-/*
- * main() (test_pmu_logic.c) calls each suite's register function before
- * running.  Until it calls register_report_tests() itself, the unit link
- * wraps CU_basic_run_tests (-Wl,--wrap=CU_basic_run_tests in the Makefile)
- * so the suite is added just before the run; registering twice is harmless.
- */
-CU_ErrorCode __real_CU_basic_run_tests(void);
-CU_ErrorCode __wrap_CU_basic_run_tests(void);
-
-CU_ErrorCode __wrap_CU_basic_run_tests(void)
-{
-	register_report_tests();
-	return __real_CU_basic_run_tests();
 }
