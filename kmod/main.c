@@ -10,8 +10,10 @@
 
 #include <linux/build_bug.h>
 #include <linux/fs.h>
+#include <linux/cpumask.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/pmcdrv.h>
@@ -120,8 +122,17 @@ static long pmc_ioctl_attach(struct pmc_session *s, void __user *uarg)
 	usize = pmc_copy_struct_in(&a, sizeof(a), PMCDRV_ATTACH_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
-	if (a.reserved0 || a.reserved[0] || a.reserved[1] ||
-	    (a.flags & ~PMCDRV_ATTACH_ENABLE_ON_EXEC) || a.pid < 0)
+	if (a.reserved[0] || a.reserved[1] || a.pid < 0 ||
+	    (a.flags & ~(PMCDRV_ATTACH_ENABLE_ON_EXEC | PMCDRV_ATTACH_CPU)))
+		return -EINVAL;
+	if (a.flags & PMCDRV_ATTACH_CPU) {
+		if (a.pid || (a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC))
+			return -EINVAL;
+		if (a.cpu >= nr_cpu_ids)
+			return -ENXIO;
+		return pmc_session_attach_cpu(s, array_index_nospec(a.cpu, nr_cpu_ids));
+	}
+	if (a.cpu)
 		return -EINVAL;
 	return pmc_session_attach(s, a.pid, a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC);
 }

@@ -15,15 +15,24 @@
  *  - exec: start a task armed with enable-on-exec;
  *  - exit (the task's own context): fold its last counts, untrack it.
  *
+ * A CPU session (ATTACH with PMCDRV_ATTACH_CPU) instead runs its counters on
+ * one CPU from attach to close, whatever runs there; it needs no probes.
+ * Task and CPU sessions exclude each other (EBUSY), so the switch probe
+ * never meets a CPU session's counters.
+ *
  * Untracked tasks cost one per-CPU read and one hash lookup per switch, and
  * only while some session is attached.  Locking: pmc_hash_lock (raw: taken
  * in the probes, also on PREEMPT_RT) guards the hash, the session task lists
  * and the pools; s->lock (mutex) serialises a session's ioctls;
- * pmc_global_lock guards probe registration and the PMU claim.  Per-CPU
- * state is touched only with IRQs off on its own CPU (probes, IPIs).
+ * pmc_global_lock guards probe registration, the PMU claim and the CPU
+ * owners, which change only with cpus_read_lock() also held, so hotplug
+ * callbacks may read them.  Lock order: s->lock, pmc_global_lock,
+ * cpus_read_lock.  Per-CPU state is touched only with IRQs off on its own
+ * CPU (probes, IPIs, hotplug callbacks).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
@@ -64,6 +73,8 @@ struct pmc_session {
 	bool closing;			/* under pmc_hash_lock: no new tasks */
 	bool exited;			/* under pmc_hash_lock: the attached task exited */
 	bool enabled;			/* READ_ONCE in probes */
+	bool task_sw;			/* has context-switches or cpu-migrations */
+	int cpu;			/* a CPU session's CPU; -1 for a task session */
 	unsigned int nr_events;
 	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];
 	s8 hw_slot[PMCDRV_MAX_EVENTS];	/* event -> prog slot, -1 for software */
@@ -94,7 +105,8 @@ struct pmc_task_ctx {
 
 /* What runs on one CPU; only touched there with IRQs off. */
 struct pmc_cpu {
-	struct pmc_task_ctx *active;	/* tracked, enabled current task */
+	struct pmc_session *sess;	/* whose counters run here, NULL for none */
+	struct pmc_task_ctx *active;	/* tracked, enabled current task (task session) */
 	u64 last[PMCDRV_MAX_EVENTS];	/* raw counter values at the last fold */
 	u64 t_last;			/* local_clock() at the last fold */
 	bool suspended;			/* counters stopped across suspend */
@@ -106,6 +118,9 @@ static DEFINE_RAW_SPINLOCK(pmc_hash_lock);
 static DEFINE_MUTEX(pmc_global_lock);
 static unsigned int pmc_probe_users;	/* under pmc_global_lock */
 static unsigned int pmc_hw_users;	/* under pmc_global_lock */
+static unsigned int pmc_cpu_sessions;	/* attached CPU sessions, under pmc_global_lock */
+/* The CPU session of each CPU: changed under pmc_global_lock and cpus_read_lock. */
+static DEFINE_PER_CPU(struct pmc_session *, pmc_cpu_owner);
 static const struct pmc_hw_caps *pmc_caps;
 static enum cpuhp_state pmc_cpuhp_state;
 
@@ -125,7 +140,7 @@ static struct pmc_task_ctx *pmc_lookup(struct task_struct *t)
 
 static void pmc_cpu_fold(struct pmc_cpu *pc)
 {
-	struct pmc_session *s = pc->active->sess;
+	struct pmc_session *s = pc->sess;
 	u64 vals[PMCDRV_MAX_EVENTS], now = local_clock();
 	unsigned int i;
 
@@ -141,10 +156,10 @@ static void pmc_cpu_fold(struct pmc_cpu *pc)
 	pc->t_last = now;
 }
 
-/* Program the active session's counters from zero on this CPU. */
+/* Program pc->sess's counters from zero on this CPU. */
 static void pmc_cpu_start(struct pmc_cpu *pc)
 {
-	struct pmc_session *s = pc->active->sess;
+	struct pmc_session *s = pc->sess;
 
 	if (s->prog.nr)
 		pmc_hw_start(&s->prog);
@@ -152,10 +167,10 @@ static void pmc_cpu_start(struct pmc_cpu *pc)
 	pc->t_last = local_clock();
 }
 
-/* Fold the active session's counts and stop its counters on this CPU. */
+/* Fold pc->sess's counts and stop its counters on this CPU. */
 static void pmc_cpu_fold_stop(struct pmc_cpu *pc)
 {
-	struct pmc_session *s = pc->active->sess;
+	struct pmc_session *s = pc->sess;
 
 	pmc_cpu_fold(pc);
 	if (s->prog.nr && !pc->suspended)
@@ -173,17 +188,20 @@ static void pmc_cpu_sched_in(struct pmc_cpu *pc, struct pmc_task_ctx *ctx)
 		atomic64_inc(&s->nr_migrations);
 	ctx->last_cpu = cpu;
 	pc->active = ctx;
+	pc->sess = s;
 	pmc_cpu_start(pc);
 }
 
+/* Fold and stop whatever runs here: a tracked task's or a CPU session's counters. */
 static void pmc_cpu_sched_out(struct pmc_cpu *pc, bool context_switch)
 {
-	struct pmc_session *s = pc->active->sess;
+	struct pmc_session *s = pc->sess;
 
 	pmc_cpu_fold_stop(pc);
 	if (context_switch)
 		atomic64_inc(&s->nr_switches);
 	pc->active = NULL;
+	pc->sess = NULL;
 }
 
 /* ---- tracepoint probes ------------------------------------------------------ */
@@ -263,7 +281,7 @@ static void pmc_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	if (ctx && ctx->armed_exec) {
 		ctx->armed_exec = false;
 		pc = this_cpu_ptr(&pmc_cpus);
-		if (!pc->active)
+		if (!pc->sess)
 			pmc_cpu_sched_in(pc, ctx);
 	}
 	rcu_read_unlock();
@@ -340,6 +358,10 @@ static int pmc_probes_get(void)
 	int err = 0;
 
 	mutex_lock(&pmc_global_lock);
+	if (pmc_cpu_sessions) {
+		err = -EBUSY;
+		goto out_unlock;
+	}
 	if (pmc_probe_users++)
 		goto out_unlock;
 	for (i = 0; i < ARRAY_SIZE(pmc_probes); i++) {
@@ -454,6 +476,7 @@ struct pmc_session *pmc_session_create(void)
 	INIT_LIST_HEAD(&s->pool);
 	INIT_WORK(&s->refill, pmc_pool_refill);
 	s->enabled = true;
+	s->cpu = -1;
 	return s;
 }
 
@@ -469,7 +492,7 @@ static void pmc_ipi_fold(void *info)
 	const struct pmc_ipi_arg *a = info;
 	struct pmc_cpu *pc = this_cpu_ptr(&pmc_cpus);
 
-	if (!pc->active || pc->active->sess != a->s)
+	if (pc->sess != a->s)
 		return;
 	if (a->stop) {
 		pmc_cpu_sched_out(pc, false);
@@ -489,7 +512,7 @@ static void pmc_ipi_start(void *info)
 	struct pmc_cpu *pc = this_cpu_ptr(&pmc_cpus);
 	struct pmc_task_ctx *ctx;
 
-	if (pc->active)
+	if (pc->sess)
 		return;
 	rcu_read_lock();
 	ctx = pmc_lookup(current);
@@ -505,6 +528,33 @@ static void pmc_session_fold_all(struct pmc_session *s, bool stop, bool rebase)
 	on_each_cpu(pmc_ipi_fold, &a, 1);
 }
 
+/* IPI (or hotplug callback): run CPU session @info on this CPU. */
+static void pmc_ipi_cpu_start(void *info)
+{
+	struct pmc_cpu *pc = this_cpu_ptr(&pmc_cpus);
+
+	if (pc->sess)
+		return;
+	pc->sess = info;
+	pmc_cpu_start(pc);
+}
+
+/* Stop a CPU session and give its CPU back.  Called with s->lock held. */
+static void pmc_cpu_detach(struct pmc_session *s)
+{
+	struct pmc_ipi_arg a = { .s = s, .stop = true };
+
+	mutex_lock(&pmc_global_lock);
+	cpus_read_lock();
+	WRITE_ONCE(per_cpu(pmc_cpu_owner, s->cpu), NULL);
+	/* An offline CPU stopped the session in its teardown callback. */
+	if (cpu_online(s->cpu))
+		smp_call_function_single(s->cpu, pmc_ipi_fold, &a, 1);
+	pmc_cpu_sessions--;
+	cpus_read_unlock();
+	mutex_unlock(&pmc_global_lock);
+}
+
 void pmc_session_close(struct pmc_session *s)
 {
 	struct pmc_task_ctx *ctx, *tmp;
@@ -512,6 +562,8 @@ void pmc_session_close(struct pmc_session *s)
 	LIST_HEAD(dead);
 
 	mutex_lock(&s->lock);
+	if (s->attached && s->cpu >= 0)
+		pmc_cpu_detach(s);
 	raw_spin_lock_irqsave(&pmc_hash_lock, flags);
 	s->closing = true;
 	list_for_each_entry_safe(ctx, tmp, &s->tasks, node) {
@@ -531,7 +583,7 @@ void pmc_session_close(struct pmc_session *s)
 			kref_put(&ctx->sess->ref, pmc_session_free);
 		kfree(ctx);
 	}
-	if (s->attached)
+	if (s->attached && s->cpu < 0)
 		pmc_probes_put();
 	if (s->hw_claimed)
 		pmc_hw_put();
@@ -589,8 +641,11 @@ int pmc_session_config(struct pmc_session *s, struct pmcdrv_config *cfg)
 	for (i = 0; i < cfg->nr_events; i++) {
 		cfg->events[i].counter = counter[i];
 		s->hw_slot[i] = -1;
-		if (cfg->events[i].type != PMCDRV_EVENT_HW)
+		if (cfg->events[i].type != PMCDRV_EVENT_HW) {
+			if (cfg->events[i].sw_id != PMCDRV_SW_TASK_CLOCK)
+				s->task_sw = true;
 			continue;
+		}
 		pmc_event_to_spec(&cfg->events[i], &specs[nhw]);
 		idx[nhw] = counter[i];
 		s->hw_slot[i] = nhw++;
@@ -650,6 +705,16 @@ static int pmc_pool_fill(struct pmc_session *s, struct list_head *list, unsigned
 	return 0;
 }
 
+/* ATTACH comes once, after CONFIG.  Called with s->lock held. */
+static int pmc_attach_allowed(const struct pmc_session *s)
+{
+	if (!s->configured)
+		return -EBADFD;
+	if (s->attached)
+		return -EALREADY;
+	return 0;
+}
+
 int pmc_session_attach(struct pmc_session *s, pid_t pid, bool enable_on_exec)
 {
 	struct pmc_task_ctx *ctx, *tmp;
@@ -659,11 +724,8 @@ int pmc_session_attach(struct pmc_session *s, pid_t pid, bool enable_on_exec)
 	int err;
 
 	mutex_lock(&s->lock);
-	err = -EBADFD;
-	if (!s->configured)
-		goto out_unlock;
-	err = -EALREADY;
-	if (s->attached)
+	err = pmc_attach_allowed(s);
+	if (err)
 		goto out_unlock;
 	err = -ESRCH;
 	if (pid) {
@@ -738,19 +800,70 @@ out_unlock:
 	return err;
 }
 
+int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu)
+{
+	int err;
+
+	mutex_lock(&s->lock);
+	err = pmc_attach_allowed(s);
+	if (err)
+		goto out_unlock;
+	/* Context switches and migrations are properties of tasks. */
+	err = -EOPNOTSUPP;
+	if (s->task_sw)
+		goto out_unlock;
+	/* Counting a CPU sees every task on it: perf's rule for CPU events. */
+	err = -EACCES;
+	if (!perfmon_capable() && pmc_perf_paranoid() > 0)
+		goto out_unlock;
+
+	mutex_lock(&pmc_global_lock);
+	cpus_read_lock();
+	err = -ENXIO;
+	if (!cpu_online(cpu))
+		goto out_cpus_unlock;
+	err = -EBUSY;
+	if (pmc_probe_users || per_cpu(pmc_cpu_owner, cpu))
+		goto out_cpus_unlock;
+	WRITE_ONCE(per_cpu(pmc_cpu_owner, cpu), s);
+	pmc_cpu_sessions++;
+	s->cpu = cpu;
+	s->attached = true;
+	if (READ_ONCE(s->enabled))
+		smp_call_function_single(cpu, pmc_ipi_cpu_start, s, 1);
+	err = 0;
+out_cpus_unlock:
+	cpus_read_unlock();
+	mutex_unlock(&pmc_global_lock);
+out_unlock:
+	mutex_unlock(&s->lock);
+	return err;
+}
+
 int pmc_session_enable(struct pmc_session *s, bool on)
 {
+	bool cpu_sess;
 	int err = 0;
 
 	mutex_lock(&s->lock);
+	cpu_sess = s->attached && s->cpu >= 0;
 	if (!s->configured) {
 		err = -EBADFD;
 	} else if (READ_ONCE(s->enabled) != on) {
+		/* A CPU coming online reads 'enabled' in its hotplug callback. */
+		if (cpu_sess)
+			cpus_read_lock();
 		WRITE_ONCE(s->enabled, on);
-		if (on)
+		if (on && cpu_sess) {
+			if (cpu_online(s->cpu))
+				smp_call_function_single(s->cpu, pmc_ipi_cpu_start, s, 1);
+		} else if (on) {
 			on_each_cpu(pmc_ipi_start, s, 1);
-		else
+		} else {
 			pmc_session_fold_all(s, true, false);
+		}
+		if (cpu_sess)
+			cpus_read_unlock();
 	}
 	mutex_unlock(&s->lock);
 	return err;
@@ -809,7 +922,7 @@ int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
 		r->flags |= PMCDRV_READ_LOST_TASKS;
 	raw_spin_lock_irqsave(&pmc_hash_lock, flags);
 	r->nr_tasks = s->nr_tasks;
-	if (s->nr_tasks)
+	if (s->nr_tasks || (s->attached && s->cpu >= 0))
 		r->flags |= PMCDRV_READ_ATTACHED;
 	if (s->exited)
 		r->flags |= PMCDRV_READ_EXITED;
@@ -821,9 +934,24 @@ int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
 /* ---- CPU hotplug and suspend ---------------------------------------------------- */
 
 /*
- * Counters are programmed lazily at every switch-in, so a CPU that comes
- * online needs nothing; one that goes away folds and stops what it runs.
+ * Task sessions program counters lazily at every switch-in, so for them a
+ * CPU that comes online needs nothing; a CPU session restarts on its CPU.
+ * A CPU that goes away folds and stops what it runs.  Both run on @cpu
+ * itself with the hotplug lock held for writing, so the owner is stable.
  */
+static int pmc_cpu_online(unsigned int cpu)
+{
+	struct pmc_session *s = READ_ONCE(per_cpu(pmc_cpu_owner, cpu));
+	unsigned long flags;
+
+	if (s && READ_ONCE(s->enabled)) {
+		local_irq_save(flags);
+		pmc_ipi_cpu_start(s);
+		local_irq_restore(flags);
+	}
+	return 0;
+}
+
 static int pmc_cpu_offline(unsigned int cpu)
 {
 	struct pmc_cpu *pc;
@@ -831,7 +959,7 @@ static int pmc_cpu_offline(unsigned int cpu)
 
 	local_irq_save(flags);
 	pc = this_cpu_ptr(&pmc_cpus);
-	if (pc->active)
+	if (pc->sess)
 		pmc_cpu_sched_out(pc, false);
 	local_irq_restore(flags);
 	return 0;
@@ -842,7 +970,7 @@ static int pmc_suspend(void)
 {
 	struct pmc_cpu *pc = this_cpu_ptr(&pmc_cpus);
 
-	if (pc->active) {
+	if (pc->sess) {
 		pmc_cpu_fold_stop(pc);
 		pc->suspended = true;
 	}
@@ -854,7 +982,7 @@ static void pmc_resume(void)
 	struct pmc_cpu *pc = this_cpu_ptr(&pmc_cpus);
 
 	pc->suspended = false;
-	if (pc->active)
+	if (pc->sess)
 		pmc_cpu_start(pc);
 }
 
@@ -876,7 +1004,8 @@ int pmc_sessions_init(const struct pmc_hw_caps *caps)
 			return -ENOENT;
 		}
 	}
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pmcdrv:online", NULL, pmc_cpu_offline);
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pmcdrv:online", pmc_cpu_online,
+				pmc_cpu_offline);
 	if (ret < 0)
 		return ret;
 	pmc_cpuhp_state = ret;

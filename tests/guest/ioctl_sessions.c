@@ -14,6 +14,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <sched.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -335,6 +337,227 @@ static void test_self(void)
 	pmc_session_close(s);
 }
 
+static int attach_cpu_errno(int fd, uint32_t flags, int32_t pid, uint32_t cpu)
+{
+	struct pmcdrv_attach a = { .size = sizeof(a), .flags = flags, .pid = pid, .cpu = cpu };
+
+	return io(fd, PMCDRV_IOC_ATTACH, &a);
+}
+
+static int cpu_session(int cpu, const struct pmcdrv_config *cfg)
+{
+	struct pmcdrv_config c = *cfg;
+	int fd = xopen();
+
+	if (io(fd, PMCDRV_IOC_CONFIG, &c) || attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, (uint32_t)cpu)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static struct pmcdrv_read read_fd(int fd)
+{
+	struct pmcdrv_read r;
+
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	if (io(fd, PMCDRV_IOC_READ, &r))
+		r.nr_events = ~0U;
+	return r;
+}
+
+static void msleep(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static int set_online(int cpu, int on)
+{
+	char path[64];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%d\n", on) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* CPU sessions: ATTACH with PMCDRV_ATTACH_CPU, its errnos, counting, hotplug. */
+static void test_cpu_sessions(void)
+{
+	struct pmcdrv_config c = sw_config();
+	struct pmcdrv_read r1, r2, r3;
+	int fd, fd2, e, status, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t child;
+
+	fd = xopen();
+	io(fd, PMCDRV_IOC_CONFIG, &c);
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 1, 0);
+	CHECK(&st, e == EINVAL, "cpu attach: with a pid -> EINVAL", "errno %d", e);
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_ENABLE_ON_EXEC, 0, 0);
+	CHECK(&st, e == EINVAL, "cpu attach: with ENABLE_ON_EXEC -> EINVAL", "errno %d", e);
+	e = attach_cpu_errno(fd, 0, 0, 1);
+	CHECK(&st, e == EINVAL, "task attach: cpu field set -> EINVAL", "errno %d", e);
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 4096);
+	CHECK(&st, e == ENXIO, "cpu attach: no such CPU -> ENXIO", "errno %d", e);
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0x80000000U);
+	CHECK(&st, e == ENXIO, "cpu attach: CPU 2^31 -> ENXIO", "errno %d", e);
+	close(fd);
+
+	c.nr_events = 2;
+	c.events[1].type = PMCDRV_EVENT_SW;
+	c.events[1].sw_id = PMCDRV_SW_CONTEXT_SWITCHES;
+	fd = xopen();
+	io(fd, PMCDRV_IOC_CONFIG, &c);
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
+	CHECK(&st, e == EOPNOTSUPP, "cpu attach: context-switches configured -> EOPNOTSUPP", "errno %d", e);
+	close(fd);
+
+	c = sw_config();
+	fd = xopen();
+	io(fd, PMCDRV_IOC_CONFIG, &c);
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
+	CHECK(&st, e == 0, "cpu attach: CPU 0 -> ok", "errno %d", e);
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
+	CHECK(&st, e == EALREADY, "cpu attach: second attach -> EALREADY", "errno %d", e);
+	msleep(50);
+	r1 = read_fd(fd);
+	CHECK(&st, r1.nr_events == 1 && r1.nr_tasks == 0 && (r1.flags & PMCDRV_READ_ATTACHED) &&
+	      (r1.flags & PMCDRV_READ_ENABLED) && r1.values[0] >= 50000000ULL &&
+	      r1.values[0] == r1.time_enabled,
+	      "cpu read: ATTACHED, no tasks, task-clock is the CPU's time (>= 50 ms after 50 ms)",
+	      "n %u tasks %u flags 0x%x clock %llu", r1.nr_events, r1.nr_tasks, r1.flags,
+	      (unsigned long long)r1.values[0]);
+	fd2 = xopen();
+	c = sw_config();
+	io(fd2, PMCDRV_IOC_CONFIG, &c);
+	e = attach_cpu_errno(fd2, PMCDRV_ATTACH_CPU, 0, 0);
+	CHECK(&st, e == EBUSY, "cpu attach: CPU already counted -> EBUSY", "errno %d", e);
+	e = attach_cpu_errno(fd2, 0, 0, 0);
+	CHECK(&st, e == EBUSY, "task attach while a CPU session counts -> EBUSY", "errno %d", e);
+	close(fd2);
+
+	io(fd, PMCDRV_IOC_DISABLE, NULL);
+	r1 = read_fd(fd);
+	msleep(30);
+	r2 = read_fd(fd);
+	CHECK(&st, r1.values[0] == r2.values[0] && !(r2.flags & PMCDRV_READ_ENABLED),
+	      "cpu: disabled session does not count", "%llu -> %llu",
+	      (unsigned long long)r1.values[0], (unsigned long long)r2.values[0]);
+	io(fd, PMCDRV_IOC_RESET, NULL);
+	r3 = read_fd(fd);
+	CHECK(&st, r3.values[0] == 0 && r3.time_enabled == 0, "cpu: reset zeroes",
+	      "%llu", (unsigned long long)r3.values[0]);
+	io(fd, PMCDRV_IOC_ENABLE, NULL);
+	msleep(30);
+	r3 = read_fd(fd);
+	CHECK(&st, r3.values[0] >= 30000000ULL && (r3.flags & PMCDRV_READ_ENABLED),
+	      "cpu: enabled again, counts on", "%llu", (unsigned long long)r3.values[0]);
+	close(fd);
+
+	/* Task sessions first: then a CPU session is refused. */
+	fd2 = xopen();
+	c = sw_config();
+	io(fd2, PMCDRV_IOC_CONFIG, &c);
+	e = attach_cpu_errno(fd2, 0, 0, 0);
+	CHECK(&st, e == 0, "task attach after the CPU session closed -> ok", "errno %d", e);
+	fd = xopen();
+	c = sw_config();
+	io(fd, PMCDRV_IOC_CONFIG, &c);
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
+	CHECK(&st, e == EBUSY, "cpu attach while a task session counts -> EBUSY", "errno %d", e);
+	close(fd);
+	close(fd2);
+
+	/* Not root: counting a CPU needs CAP_PERFMON while perf_event_paranoid > 0. */
+	fd = xopen();
+	c = sw_config();
+	io(fd, PMCDRV_IOC_CONFIG, &c);
+	child = fork();
+	if (child == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(99);
+		_exit(attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0));
+	}
+	waitpid(child, &status, 0);
+	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == EACCES,
+	      "cpu attach as nobody (paranoid > 0) -> EACCES", "status 0x%x", status);
+	close(fd);
+
+	/* Hardware: a CPU session on our CPU sees our instructions. */
+	if (have_pmu) {
+		struct pmcdrv_config h;
+		volatile unsigned long x = 0;
+		unsigned long i;
+		cpu_set_t one;
+		int cpu = sched_getcpu();
+
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		memset(&h, 0, sizeof(h));
+		h.size = sizeof(h);
+		h.nr_events = 2;
+		h.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
+		h.events[1] = hw_event(0xc0, 0, PMCDRV_EVF_USER | PMCDRV_EVF_NO_FIXED);
+		fd = cpu_session(cpu, &h);
+		CHECK(&st, fd >= 0, "cpu session with instructions:u (fixed and GP)", "errno %d", errno);
+		if (fd >= 0) {
+			for (i = 0; i < 3000000; i++)
+				x += i;
+			r1 = read_fd(fd);
+			CHECK(&st, r1.values[0] >= 3000000 * 3ULL && r1.values[1] >= 3000000 * 3ULL,
+			      "cpu session counts a loop on its CPU (>= 3 insns per iteration)",
+			      "fixed %llu GP %llu", (unsigned long long)r1.values[0],
+			      (unsigned long long)r1.values[1]);
+			close(fd);
+		}
+		CPU_ZERO(&one);
+		for (i = 0; i < (unsigned long)ncpu; i++)
+			CPU_SET(i, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+	}
+
+	/* Hotplug: refused while offline; a session stops with its CPU and resumes with it. */
+	if (ncpu < 2 || access("/sys/devices/system/cpu/cpu1/online", W_OK)) {
+		printf("SKIP: CPU hotplug checks need CPU 1 with an online switch\n");
+		return;
+	}
+	c = sw_config();
+	fd = cpu_session(1, &c);
+	CHECK(&st, fd >= 0, "cpu session on CPU 1", "errno %d", errno);
+	if (fd < 0)
+		return;
+	e = set_online(1, 0);
+	CHECK(&st, e == 0, "CPU 1 offline with a CPU session on it", "errno %d", errno);
+	r1 = read_fd(fd);
+	msleep(50);
+	r2 = read_fd(fd);
+	CHECK(&st, r1.values[0] == r2.values[0] && r1.values[0] > 0,
+	      "cpu: nothing counted while the CPU is offline", "%llu -> %llu",
+	      (unsigned long long)r1.values[0], (unsigned long long)r2.values[0]);
+	fd2 = xopen();
+	c = sw_config();
+	io(fd2, PMCDRV_IOC_CONFIG, &c);
+	e = attach_cpu_errno(fd2, PMCDRV_ATTACH_CPU, 0, 1);
+	CHECK(&st, e == ENXIO, "cpu attach: offline CPU -> ENXIO", "errno %d", e);
+	close(fd2);
+	e = set_online(1, 1);
+	CHECK(&st, e == 0, "CPU 1 online again", "errno %d", errno);
+	msleep(50);
+	r3 = read_fd(fd);
+	CHECK(&st, r3.values[0] >= r2.values[0] + 40000000ULL,
+	      "cpu: the session resumes when its CPU comes back", "%llu -> %llu",
+	      (unsigned long long)r2.values[0], (unsigned long long)r3.values[0]);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	enum pmc_decode_err derr;
@@ -346,5 +569,6 @@ int main(int argc, char **argv)
 	test_config();
 	test_attach_and_ops();
 	test_self();
+	test_cpu_sessions();
 	return check_summary(&st, "ioctl_sessions");
 }

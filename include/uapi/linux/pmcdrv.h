@@ -141,16 +141,19 @@ struct pmcdrv_config {
 
 /* struct pmcdrv_attach.flags */
 #define PMCDRV_ATTACH_ENABLE_ON_EXEC	(1U << 0)	/* start counting at the task's next exec */
+#define PMCDRV_ATTACH_CPU		(1U << 1)	/* count everything that runs on 'cpu' */
 
 /*
  * PMCDRV_IOC_ATTACH: count a task (and, unless NO_INHERIT, every task it
- * creates from now on).  pid 0 is the caller.  Once per session.
+ * creates from now on), pid 0 being the caller; or, with PMCDRV_ATTACH_CPU,
+ * everything that runs on one CPU (a CPU session: pid must be 0, no
+ * ENABLE_ON_EXEC).  Once per session.
  */
 struct pmcdrv_attach {
 	__u32 size;			/* in: sizeof(struct pmcdrv_attach) */
 	__u32 flags;			/* in: PMCDRV_ATTACH_* */
 	__s32 pid;			/* in: 0 = calling thread */
-	__u32 reserved0;		/* must be zero */
+	__u32 cpu;			/* in: the CPU with PMCDRV_ATTACH_CPU, else zero */
 	__u64 reserved[2];		/* must be zero */
 };
 
