@@ -23,7 +23,7 @@ CFLAGS		?= -O2
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 B		:= build
-LIBPMC_SRCS	:= user/libpmc.c user/msr.c user/events.c kmod/pmu_logic.c
+LIBPMC_SRCS	:= user/libpmc.c user/msr.c user/events.c user/cpulist.c kmod/pmu_logic.c
 LIBPMC_HDRS	:= user/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h include/uapi/linux/pmcdrv.h
 PMCCTL_SRCS	:= user/pmcctl.c user/cmd_run.c user/msr_run.c user/output.c user/report.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
@@ -59,7 +59,7 @@ $(B)/user/pmu_logic.o: kmod/pmu_logic.c $(LIBPMC_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
 
-$(B)/libpmc.a: $(B)/user/libpmc.o $(B)/user/msr.o $(B)/user/events.o $(B)/user/pmu_logic.o
+$(B)/libpmc.a: $(B)/user/libpmc.o $(B)/user/msr.o $(B)/user/events.o $(B)/user/cpulist.o $(B)/user/pmu_logic.o
 	$(AR) rcs $@ $^
 
 $(B)/bin/pmcctl: $(patsubst user/%.c,$(B)/user/%.o,$(PMCCTL_SRCS)) $(B)/libpmc.a

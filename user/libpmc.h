@@ -118,4 +118,33 @@ int pmc_msr_write(struct pmc_msr *m, uint32_t reg, uint64_t val);
 /* Human-readable name of an architectural event bit, or NULL. */
 const char *pmc_arch_event_name(unsigned int bit);
 
+/* ---- CPU lists: pmcctl stat -C, /sys/devices/system/cpu/online ---------- */
+#include <sched.h>
+
+/*
+ * Parse a CPU list "0-3,5,7-8" (the kernel's cpulist format: terms N or
+ * N-M with N <= M, decimal, separated by single commas; no blanks, no empty
+ * terms; duplicates and overlaps are fine) into @set, which is cleared first
+ * and stays empty on error.  -EINVAL with a message naming the bad term in
+ * @err (e.g. "bad CPU list '0-x': 'x' is not a CPU number; write CPUs as
+ * 0-3,5"); -ERANGE when a CPU is >= CPU_SETSIZE (the message names it and
+ * the limit).  @err may be NULL when @errlen is 0.
+ */
+int pmc_cpulist_parse(const char *list, cpu_set_t *set, char *err, size_t errlen);
+/*
+ * Format @set as the shortest cpulist ("0-3,5"; a run of two is "0-1", as
+ * the kernel writes it), "" for an empty set.  Returns the length, or
+ * -ENOSPC when @len is too small: @buf then holds the whole terms that fit
+ * (possibly ""), NUL-terminated, unless @len is 0.
+ */
+int pmc_cpulist_format(const cpu_set_t *set, char *buf, size_t len);
+/*
+ * The online CPUs, from @path (NULL: /sys/devices/system/cpu/online): one
+ * cpulist, optionally followed by one newline.  @set is cleared first and
+ * stays empty on error.  -errno of the open or read (-ENOENT: no such file);
+ * -EINVAL: the content is not a cpulist (or is over 8 KiB long); -ERANGE:
+ * it names a CPU >= CPU_SETSIZE.
+ */
+int pmc_online_cpus(const char *path, cpu_set_t *set);
+
 #endif /* PMCDRV_LIBPMC_H */

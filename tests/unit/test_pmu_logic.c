@@ -395,6 +395,7 @@ static void test_json_string(void)
 }
 
 void register_event_tests(void);	/* tests/unit/test_events.c */
+void register_cpulist_tests(void);	/* tests/unit/test_cpulist.c */
 void register_report_tests(void);	/* tests/unit/test_report.c */
 
 int main(void)
@@ -425,6 +426,7 @@ int main(void)
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	register_event_tests();
+	register_cpulist_tests();
 	register_report_tests();
 	suite = CU_add_suite("pmu_logic", NULL, NULL);
 	for (i = 0; i < ARRAY_SIZE(tests); i++)
