@@ -25,7 +25,7 @@ SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 B		:= build
 LIBPMC_SRCS	:= user/libpmc.c user/msr.c user/events.c user/cpulist.c kmod/pmu_logic.c
 LIBPMC_HDRS	:= user/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h include/uapi/linux/pmcdrv.h
-PMCCTL_SRCS	:= user/pmcctl.c user/cmd_run.c user/msr_run.c user/output.c user/report.c
+PMCCTL_SRCS	:= user/pmcctl.c user/cmd_run.c user/cmd_stat.c user/msr_run.c user/output.c user/report.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))

@@ -5,6 +5,7 @@
 #   1. deps     install what is missing (tests/deps.sh)
 #   2. build    libpmc, pmcctl, test programs; pmcdrv.ko against the guest kernel
 #   3. unit     shared logic and libpmc under ASan+UBSan (CUnit)
+#      man      docs/pmcctl.1 renders cleanly and matches every --help
 #   4. kbuild   module at W=1 + sparse, checkpatch --strict
 #   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build)
 #   6. guest    tests/guest/* in the guest with the emulated PMU, again on a CPU
@@ -58,6 +59,7 @@ build_rt() {
 stage deps tests/deps.sh || { echo "make check: cannot install dependencies" >&2; exit 1; }
 stage build build
 stage unit build/tests/unit
+stage man tests/man-check.sh
 stage kbuild tests/kbuild-check.sh
 qemu_ok=0
 if [ -x tests/qemu/build ]; then

@@ -32,4 +32,10 @@ exec tests/vm/run -- bash -c '
 		echo "### pmcctl compare -r 3 -e instructions:u,cycles:u -- gzip -9 of 4 MiB"
 		pmcctl compare -r 3 -e instructions:u,cycles:u -- gzip -9 -k -f /tmp/data
 	fi
+	echo "### pmcctl stat -a -A -- gzip -9 of 4 MiB (whole CPUs, one line per CPU)"
+	pmcctl stat -a -A -- gzip -9 -k -f /tmp/data
+	echo "### pmcctl run without pmcdrv: the MSR fallback (one whole CPU, says so)"
+	rmmod pmcdrv
+	modprobe msr 2>/dev/null || true
+	pmcctl run -e instructions:u -- build/progs/loop 001000000 || true
 '

@@ -24,11 +24,7 @@
 #define MAX_REPEAT 100000
 
 struct run_opts {
-	struct pmc_evlist events;
-	const char *device;
-	const char *csv_sep;
-	const char *out_path;
-	bool json;
+	struct count_opts c;	/* -e, -x, -j, -o, -d */
 	bool inherit;
 	unsigned int repeat;
 	char **argv;
@@ -94,13 +90,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 	const char *cmd = compare ? "compare" : "run";
 	enum { OPT_MSR = 256, OPT_MSR_DEVICE };
 	static const struct option opts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
+		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "device", required_argument, NULL, 'd' },
 		{ "msr", no_argument, NULL, OPT_MSR },
 		{ "msr-device", required_argument, NULL, OPT_MSR_DEVICE },
 		{ "cpu", required_argument, NULL, 'C' },
@@ -108,37 +100,23 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[256], *end;
 	bool msr_opt = false;
+	char *end;
 	long n;
-	int c;
+	int c, ex;
 
 	memset(o, 0, sizeof(*o));
 	o->inherit = true;
 	o->repeat = 1;
 	o->cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:x:jo:r:id:C:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fh", opts, NULL)) != -1) {
+		ex = count_opt(&o->c, c, optarg, cmd);
+		if (ex == -1)
+			continue;
+		if (ex >= 0)
+			return ex;
 		switch (c) {
-		case 'e':
-			if (pmc_evlist_parse(&o->events, optarg, err, sizeof(err))) {
-				fprintf(stderr, "pmcctl %s: -e %s: %s\n", cmd, optarg, err);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'x':
-			if (!*optarg) {
-				fprintf(stderr, "pmcctl %s: -x needs a non-empty separator\n", cmd);
-				return EXIT_USAGE;
-			}
-			o->csv_sep = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'o':
-			o->out_path = optarg;
-			break;
 		case 'r':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -151,9 +129,6 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 			break;
 		case 'i':
 			o->inherit = false;
-			break;
-		case 'd':
-			o->device = optarg;
 			break;
 		case OPT_MSR_DEVICE:
 			if (!*optarg) {
@@ -188,16 +163,15 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 			return EXIT_USAGE;
 		}
 	}
-	if (o->json && o->csv_sep) {
-		fprintf(stderr, "pmcctl %s: -x and --json exclude each other\n", cmd);
-		return EXIT_USAGE;
-	}
+	ex = count_opts_check(&o->c, cmd);
+	if (ex >= 0)
+		return ex;
 	if (compare && msr_opt) {
 		fprintf(stderr, "pmcctl compare: --msr, --msr-device, -C and -f are options of 'pmcctl run'; "
 			"compare measures pmcdrv against perf_event\n");
 		return EXIT_USAGE;
 	}
-	if (o->msr && o->device) {
+	if (o->msr && o->c.device) {
 		fprintf(stderr, "pmcctl %s: -d names the pmcdrv device; with --msr use --msr-device\n", cmd);
 		return EXIT_USAGE;
 	}
@@ -226,6 +200,59 @@ static void child_fail(int fd, int stage, int err)
 	if (write(fd, msg, sizeof(msg)) < 0)
 		_exit(127);
 	_exit(127);
+}
+
+int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd)
+{
+	char err[256];
+
+	switch (c) {
+	case 'e':
+		if (pmc_evlist_parse(&co->events, arg, err, sizeof(err))) {
+			fprintf(stderr, "pmcctl %s: -e %s: %s\n", cmd, arg, err);
+			return EXIT_USAGE;
+		}
+		return -1;
+	case 'x':
+		if (!*arg) {
+			fprintf(stderr, "pmcctl %s: -x needs a non-empty separator\n", cmd);
+			return EXIT_USAGE;
+		}
+		co->csv_sep = arg;
+		return -1;
+	case 'j':
+		co->json = true;
+		return -1;
+	case 'o':
+		co->out_path = arg;
+		return -1;
+	case 'd':
+		co->device = arg;
+		return -1;
+	default:
+		return -2;
+	}
+}
+
+int count_opts_check(const struct count_opts *co, const char *cmd)
+{
+	if (co->json && co->csv_sep) {
+		fprintf(stderr, "pmcctl %s: -x and --json exclude each other\n", cmd);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+FILE *count_output(const struct count_opts *co, const char *cmd)
+{
+	FILE *f;
+
+	if (!co->out_path)
+		return stderr;
+	f = fopen(co->out_path, "we");
+	if (!f)
+		fprintf(stderr, "pmcctl %s: -o %s: %s\n", cmd, co->out_path, strerror(errno));
+	return f;
 }
 
 int session_error(const char *cmd, const char *what, int err)
@@ -264,14 +291,14 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 	pid_t pid;
 	double t0;
 
-	err = pmc_session_open(o->device, &s);
+	err = pmc_session_open(o->c.device, &s);
 	if (err) {
-		fprintf(stderr, "pmcctl run: %s: %s\n  fix: %s\n", o->device ? o->device : PMC_DEFAULT_DEVICE,
+		fprintf(stderr, "pmcctl run: %s: %s\n  fix: %s\n", o->c.device ? o->c.device : PMC_DEFAULT_DEVICE,
 			strerror(-err), pmcctl_module_hint(err));
 		return EXIT_UNAVAILABLE;
 	}
-	for (i = 0; i < o->events.n; i++)
-		pmc_session_add(s, &o->events.ev[i].ev);
+	for (i = 0; i < o->c.events.n; i++)
+		pmc_session_add(s, &o->c.events.ev[i].ev);
 	pmc_session_set_inherit(s, o->inherit);
 	err = pmc_session_config(s);
 	if (err) {
@@ -314,6 +341,11 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 	child_pid = 0;
 	if (n == (ssize_t)sizeof(msg)) {
 		pmc_session_close(s);
+		if (msg[0] == 0 && msg[1] == EBUSY) {
+			fprintf(stderr, "pmcctl run: cannot attach to the command: 'pmcctl stat' counts whole CPUs now, "
+				"and CPU and task sessions exclude each other\n  fix: wait for it to end, then retry\n");
+			return EXIT_BUSY;
+		}
 		if (msg[0] == 0)
 			return session_error("run", "cannot attach to the command", -msg[1]);
 		fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
@@ -352,8 +384,8 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 	struct report_row rows[PMCDRV_MAX_EVENTS];
 	char cmd[512], target[600], note[1024];
 	struct report r = {
-		.format = o->json ? REPORT_JSON : o->csv_sep ? REPORT_CSV : REPORT_TEXT,
-		.sep = o->csv_sep,
+		.format = o->c.json ? REPORT_JSON : o->c.csv_sep ? REPORT_CSV : REPORT_TEXT,
+		.sep = o->c.csv_sep,
 		.target = target,
 		.runs = o->repeat,
 		.interval = -1,
@@ -378,14 +410,14 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 	} else {
 		snprintf(target, sizeof(target), "%s", cmd);
 	}
-	for (i = 0; i < o->events.n; i++) {
+	for (i = 0; i < o->c.events.n; i++) {
 		rows[i] = (struct report_row){
-			.ev = &o->events.ev[i],
+			.ev = &o->c.events.ev[i],
 			.value = vals[i].mean,
 			.spread_pct = acc_spread_pct(&vals[i]),
 		};
 	}
-	report_print(f, &r, rows, o->events.n);
+	report_print(f, &r, rows, o->c.events.n);
 }
 
 /* Shell-style status of a waited child. */
@@ -481,7 +513,7 @@ static int choose_path(struct run_opts *o)
 	bool fallback = false;
 	int err, cpu;
 
-	err = pmc_session_open(o->msr ? NULL : o->device, &s);
+	err = pmc_session_open(o->msr ? NULL : o->c.device, &s);
 	if (!err) {
 		err = pmc_session_info(s, &info);
 		pmc_session_close(s);
@@ -500,7 +532,7 @@ static int choose_path(struct run_opts *o)
 			return EXIT_BUSY;
 		}
 	} else if (!o->msr) {
-		if (o->device || (err != -ENOENT && err != -ENODEV && err != -ENXIO))
+		if (o->c.device || (err != -ENOENT && err != -ENODEV && err != -ENXIO))
 			return -1;	/* prepare_events() explains */
 		fprintf(stderr, "pmcctl run: pmcdrv is not loaded (%s: %s): counting one whole CPU through its MSR device instead; "
 			"for per-task counts load pmcdrv (sudo insmod kmod/pmcdrv.ko)\n",
@@ -544,7 +576,7 @@ int cmd_run(int argc, char **argv)
 	struct msr_counting *mc = NULL;
 	struct run_result res;
 	unsigned int i, r;
-	FILE *out = stderr;
+	FILE *out;
 	int ex, last_status = 0;
 
 	ex = parse_run_opts(argc, argv, &o, false);
@@ -556,19 +588,16 @@ int cmd_run(int argc, char **argv)
 	if (o.msr) {
 		struct msr_opts mo = { .cpu = o.cpu, .device = o.msr_device, .force = o.force };
 
-		ex = msr_counting_open(&mo, &o.events, &mc);
+		ex = msr_counting_open(&mo, &o.c.events, &mc);
 	} else {
-		ex = prepare_events(&o.events, o.device, "run");
+		ex = prepare_events(&o.c.events, o.c.device, "run");
 	}
 	if (ex >= 0)
 		return ex;
-	if (o.out_path) {
-		out = fopen(o.out_path, "we");
-		if (!out) {
-			fprintf(stderr, "pmcctl run: -o %s: %s\n", o.out_path, strerror(errno));
-			msr_counting_close(mc);
-			return EXIT_FAIL;
-		}
+	out = count_output(&o.c, "run");
+	if (!out) {
+		msr_counting_close(mc);
+		return EXIT_FAIL;
 	}
 	setup_signals();
 
@@ -578,7 +607,7 @@ int cmd_run(int argc, char **argv)
 		ex = mc ? run_once_msr(mc, &o, &res) : run_once(&o, &res);
 		if (ex >= 0)
 			break;
-		for (i = 0; i < o.events.n; i++)
+		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&vals[i], (double)res.r.values[i]);
 		acc_add(&t_run, (double)res.r.time_running);
 		acc_add(&elapsed, res.elapsed);
@@ -601,7 +630,7 @@ int cmd_run(int argc, char **argv)
 	print_results(out, &o, mc, vals, &t_run, &elapsed, &ut, &st);
 	msr_counting_close(mc);
 	if (out != stderr && fclose(out)) {
-		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.out_path, strerror(errno));
+		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.c.out_path, strerror(errno));
 		return EXIT_FAIL;
 	}
 	return ex >= 0 ? ex : child_exit_code(last_status);
@@ -690,11 +719,11 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 	child_pid = pid;
 	close(go[0]);
 	close(report[1]);
-	for (n = 0; n < o->events.n; n++) {
-		fds[n] = perf_open(&o->events.ev[n].ev, o->inherit, pid);
+	for (n = 0; n < o->c.events.n; n++) {
+		fds[n] = perf_open(&o->c.events.ev[n].ev, o->inherit, pid);
 		if (fds[n] < 0) {
 			fprintf(stderr, "pmcctl compare: perf_event_open for '%s': %s\n",
-				o->events.ev[n].name, strerror(errno));
+				o->c.events.ev[n].name, strerror(errno));
 			ex = errno == EACCES || errno == EPERM ? EXIT_FAIL : EXIT_UNAVAILABLE;
 			break;
 		}
@@ -716,7 +745,7 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 	child_pid = 0;
 	for (i = 0; i < n; i++) {
 		if (ex < 0 && read(fds[i], &vals[i], sizeof(vals[i])) != sizeof(vals[i])) {
-			fprintf(stderr, "pmcctl compare: reading '%s': %s\n", o->events.ev[i].name,
+			fprintf(stderr, "pmcctl compare: reading '%s': %s\n", o->c.events.ev[i].name,
 				strerror(errno));
 			ex = EXIT_FAIL;
 		}
@@ -739,11 +768,11 @@ int cmd_compare(int argc, char **argv)
 	ex = parse_run_opts(argc, argv, &o, true);
 	if (ex >= 0)
 		return ex;
-	if (o.csv_sep || o.out_path) {
+	if (o.c.csv_sep || o.c.out_path) {
 		fprintf(stderr, "pmcctl compare: -x and -o are options of 'pmcctl run'; use -j for machine-readable output\n");
 		return EXIT_USAGE;
 	}
-	ex = prepare_events(&o.events, o.device, "compare");
+	ex = prepare_events(&o.c.events, o.c.device, "compare");
 	if (ex >= 0)
 		return ex;
 	setup_signals();
@@ -753,18 +782,18 @@ int cmd_compare(int argc, char **argv)
 		ex = run_once(&o, &res);
 		if (ex >= 0)
 			return ex;
-		for (i = 0; i < o.events.n; i++)
+		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&mine[i], (double)res.r.values[i]);
 	}
 	for (r = 0; r < o.repeat; r++) {
 		ex = run_once_perf(&o, pv);
 		if (ex >= 0)
 			return ex;
-		for (i = 0; i < o.events.n; i++)
+		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&theirs[i], (double)pv[i]);
 	}
 
-	if (!o.json) {
+	if (!o.c.json) {
 		printf("\n pmcdrv vs perf_event for '");
 		for (a = 0; o.argv[a]; a++)
 			printf("%s%s", a ? " " : "", o.argv[a]);
@@ -772,26 +801,26 @@ int cmd_compare(int argc, char **argv)
 		printf(" %-24s %18s %18s %14s %12s  %s\n", "event", "pmcdrv", "perf_event",
 		       "difference", "spread (sd)", "verdict");
 	}
-	for (i = 0; i < o.events.n; i++) {
+	for (i = 0; i < o.c.events.n; i++) {
 		double diff = mine[i].mean - theirs[i].mean;
 		double spread = fmax(acc_sd(&mine[i]), acc_sd(&theirs[i]));
 		bool within = fabs(diff) <= spread;
 		const char *verdict = diff == 0 ? "equal" : within ? "within spread" : "DIFFERENT";
 
 		all_within = all_within && within;
-		if (o.json) {
+		if (o.c.json) {
 			printf("{\"event\": ");
-			json_string(stdout, o.events.ev[i].name);
+			json_string(stdout, o.c.events.ev[i].name);
 			printf(", \"pmcdrv\": %.3f, \"perf_event\": %.3f, \"difference\": %.3f, \"spread\": %.3f, \"runs\": %u, \"within_spread\": %s}\n",
 			       mine[i].mean, theirs[i].mean, diff, spread, o.repeat, within ? "true" : "false");
 		} else {
-			printf(" %-24s %18s %18s %14.1f %12.1f  %s\n", o.events.ev[i].name,
+			printf(" %-24s %18s %18s %14.1f %12.1f  %s\n", o.c.events.ev[i].name,
 			       fmt_thousands((uint64_t)llround(mine[i].mean), b1, sizeof(b1)),
 			       fmt_thousands((uint64_t)llround(theirs[i].mean), b2, sizeof(b2)),
 			       diff, spread, verdict);
 		}
 	}
-	if (!o.json)
+	if (!o.c.json)
 		printf("\n task-clock is in ns; spread is the larger standard deviation of the two sides.\n\n");
 	return all_within ? EXIT_OK : EXIT_FAIL;
 }

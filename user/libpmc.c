@@ -92,9 +92,9 @@ uint32_t pmc_session_counter(const struct pmc_session *s, unsigned int i)
 	return s->configured && i < s->cfg.nr_events ? s->cfg.events[i].counter : ~0U;
 }
 
-int pmc_session_attach(struct pmc_session *s, pid_t pid, uint32_t flags)
+/* ATTACH, sending the events first when not done yet. */
+static int attach(struct pmc_session *s, struct pmcdrv_attach *a)
 {
-	struct pmcdrv_attach a = { .size = sizeof(a), .flags = flags, .pid = pid };
 	int err;
 
 	if (!s->configured) {
@@ -102,7 +102,21 @@ int pmc_session_attach(struct pmc_session *s, pid_t pid, uint32_t flags)
 		if (err)
 			return err;
 	}
-	return ioctl(s->fd, PMCDRV_IOC_ATTACH, &a) < 0 ? -errno : 0;
+	return ioctl(s->fd, PMCDRV_IOC_ATTACH, a) < 0 ? -errno : 0;
+}
+
+int pmc_session_attach(struct pmc_session *s, pid_t pid, uint32_t flags)
+{
+	struct pmcdrv_attach a = { .size = sizeof(a), .flags = flags, .pid = pid };
+
+	return attach(s, &a);
+}
+
+int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu)
+{
+	struct pmcdrv_attach a = { .size = sizeof(a), .flags = PMCDRV_ATTACH_CPU, .cpu = cpu };
+
+	return attach(s, &a);
 }
 
 static int simple_ioctl(struct pmc_session *s, unsigned long cmd)

@@ -39,6 +39,13 @@ int pmc_session_config(struct pmc_session *s);
 uint32_t pmc_session_counter(const struct pmc_session *s, unsigned int i);
 /* Count @pid (0: the calling thread); flags: PMCDRV_ATTACH_*. */
 int pmc_session_attach(struct pmc_session *s, pid_t pid, uint32_t flags);
+/*
+ * Count everything that runs on @cpu instead (a CPU session; root or
+ * CAP_PERFMON unless kernel.perf_event_paranoid <= 0).  -ENXIO: no such CPU
+ * or offline; -EBUSY: the CPU has a CPU session, or task sessions count;
+ * -EOPNOTSUPP: context-switches or cpu-migrations configured.
+ */
+int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu);
 int pmc_session_enable(struct pmc_session *s);
 int pmc_session_disable(struct pmc_session *s);
 int pmc_session_reset(struct pmc_session *s);

@@ -384,6 +384,7 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "run", cmd_run, "count a command, like perf stat" },
+	{ "stat", cmd_stat, "count whole CPUs: all (-a) or a list (-C), like perf stat -a" },
 	{ "compare", cmd_compare, "count a command with pmcdrv and with perf_event, side by side" },
 	{ "list", cmd_list, "list the events this CPU supports" },
 	{ "info", cmd_info, "show the PMU, the module and the MSR fallback" },
@@ -398,7 +399,7 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'pmcctl COMMAND --help' describes each command.\n"
 	      "exit codes: 0 ok, 1 failure, 2 usage error, 3 module or PMU unavailable, 4 counters busy;\n"
-	      "'run' returns the command's own status (126/127: cannot execute / not found)\n", f);
+	      "'run' and 'stat' return the command's own status (126/127: cannot execute / not found)\n", f);
 }
 
 int main(int argc, char **argv)

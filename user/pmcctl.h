@@ -17,9 +17,34 @@ enum pmcctl_exit {
 /* What to do when the device could not be opened with -errno @err. */
 const char *pmcctl_module_hint(int err);
 
-/* Shared by the counting commands (cmd_run.c). */
+/* Shared by the counting commands (cmd_run.c, cmd_stat.c). */
 #include <signal.h>
+#include <stdio.h>
 #include "libpmc.h"
+
+/* The options run, compare and stat share. */
+struct count_opts {
+	struct pmc_evlist events;	/* -e */
+	const char *device;		/* -d: pmcdrv device, NULL for the default */
+	const char *csv_sep;		/* -x */
+	const char *out_path;		/* -o */
+	bool json;			/* -j */
+};
+
+#define COUNT_SHORTOPTS	"e:x:jo:d:"
+#define COUNT_LONGOPTS \
+	{ "event", required_argument, NULL, 'e' }, \
+	{ "field-separator", required_argument, NULL, 'x' }, \
+	{ "json", no_argument, NULL, 'j' }, \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "device", required_argument, NULL, 'd' }
+
+/* Take getopt's option @c if it is a shared one: -1 taken, -2 not shared, or an exit code. */
+int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd);
+/* Once parsed: -1 when the shared options agree, or an exit code. */
+int count_opts_check(const struct count_opts *co, const char *cmd);
+/* Where the counts go: -o FILE or standard error; NULL after saying why not. */
+FILE *count_output(const struct count_opts *co, const char *cmd);
 
 /* The command being counted, for forwarded signals; 0 when none. */
 extern volatile sig_atomic_t child_pid;
@@ -38,6 +63,7 @@ int prepare_events(struct pmc_evlist *events, const char *device, const char *cm
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 /* Is kernel lockdown (integrity or confidentiality) in force? */
 bool lockdown_active(void);

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pmcctl stat: count whole CPUs, system wide or a CPU list (pmcdrv's CPU sessions). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libpmc.h"
+#include "pmcctl.h"
+#include "report.h"
+
+/* Read at least this often, so a counter never wraps twice between two reads. */
+#define FOLD_SECONDS		60.0
+#define MIN_INTERVAL_MS		10
+#define MAX_INTERVAL_MS		(24L * 3600 * 1000)
+#define MAX_DURATION_S		(365.0 * 24 * 3600)
+
+struct stat_opts {
+	struct count_opts c;	/* -e, -x, -j, -o, -d */
+	bool all;		/* -a */
+	bool cpus_given;	/* -C */
+	cpu_set_t cpus;		/* what -a or -C chose */
+	bool per_cpu;		/* -A */
+	long interval_ms;	/* -I; 0 without */
+	double duration;	/* -t seconds; 0 without */
+	char **argv;		/* CMD, or NULL */
+};
+
+/* One counted CPU. */
+struct stat_cpu {
+	unsigned int cpu;
+	char label[16];			/* "CPU3" */
+	struct pmc_session *s;
+	struct pmcdrv_read now;		/* the latest read */
+	struct pmcdrv_read prev;	/* at the last printed interval */
+};
+
+static void stat_usage(FILE *f)
+{
+	fputs("usage: pmcctl stat {-a | -C LIST} [options] [-t S | [--] CMD [ARGS...]]\n"
+	      "\n"
+	      "Count everything that runs on whole CPUs (every task, the kernel when :k or no\n"
+	      "modifier is given, idle time), like 'perf stat -a'. Counting starts at once and ends\n"
+	      "when CMD exits, after -t seconds, or at Ctrl-C. Needs root or CAP_PERFMON unless\n"
+	      "kernel.perf_event_paranoid <= 0. While it counts, 'pmcctl run' cannot (and vice versa).\n"
+	      "\n"
+	      "  -a, --all-cpus       every online CPU\n"
+	      "  -C, --cpu LIST       these CPUs: 0-3,6 (the kernel's cpulist syntax)\n"
+	      "  -A, --no-aggr        one count per CPU instead of their sum\n"
+	      "  -I, --interval-print MS   print the counts of each MS milliseconds (at least 10)\n"
+	      "  -t, --duration S     count for S seconds (decimals allowed) instead of a command\n"
+	      "  -e, --event LIST     events as for 'pmcctl run' (see 'pmcctl list'); task-clock is\n"
+	      "                       the time each CPU was counted. context-switches and\n"
+	      "                       cpu-migrations belong to tasks: use 'pmcctl run'. Default:\n"
+	      "                       task-clock, cycles, instructions, branches, branch-misses\n"
+	      "  -x, --field-separator SEP   CSV output with SEP between fields\n"
+	      "  -j, --json           one JSON object per event\n"
+	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
+	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
+	      "  -h, --help           this help\n"
+	      "\n"
+	      "Exit status: CMD's when one is given (128+N if a signal N killed it), else 0;\n"
+	      "1 failure or permission, 2 usage, 3 module or PMU unavailable, 4 counters busy,\n"
+	      "126 CMD not executable, 127 CMD not found.\n", f);
+}
+
+static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
+{
+	static const struct option opts[] = {
+		COUNT_LONGOPTS,
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[256], *end;
+	cpu_set_t online;
+	long n;
+	int c, ex;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "aC:AI:t:h", opts, NULL)) != -1) {
+		ex = count_opt(&o->c, c, optarg, "stat");
+		if (ex == -1)
+			continue;
+		if (ex >= 0)
+			return ex;
+		switch (c) {
+		case 'a':
+			o->all = true;
+			break;
+		case 'C':
+			if (pmc_cpulist_parse(optarg, &o->cpus, err, sizeof(err))) {
+				fprintf(stderr, "pmcctl stat: -C %s: %s\n", optarg, err);
+				return EXIT_USAGE;
+			}
+			o->cpus_given = true;
+			break;
+		case 'A':
+			o->per_cpu = true;
+			break;
+		case 'I':
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || n < MIN_INTERVAL_MS || n > MAX_INTERVAL_MS) {
+				fprintf(stderr, "pmcctl stat: -I '%s': give milliseconds from %d to %ld\n",
+					optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
+				return EXIT_USAGE;
+			}
+			o->interval_ms = n;
+			break;
+		case 't':
+			errno = 0;
+			o->duration = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->duration > 0) ||
+			    o->duration > MAX_DURATION_S) {
+				fprintf(stderr, "pmcctl stat: -t '%s': give seconds, more than 0 (e.g. 1 or 0.5)\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			stat_usage(stdout);
+			return EXIT_OK;
+		default:
+			stat_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	ex = count_opts_check(&o->c, "stat");
+	if (ex >= 0)
+		return ex;
+	if (!o->all && !o->cpus_given) {
+		fprintf(stderr, "pmcctl stat: say which CPUs: -a (all) or -C LIST; "
+			"to count a command's own tasks use 'pmcctl run'\n");
+		return EXIT_USAGE;
+	}
+	if (optind < argc)
+		o->argv = argv + optind;
+	if (o->argv && o->duration > 0) {
+		fprintf(stderr, "pmcctl stat: give either a command or -t S, not both\n");
+		return EXIT_USAGE;
+	}
+
+	ex = pmc_online_cpus(NULL, &online);
+	if (ex) {
+		fprintf(stderr, "pmcctl stat: reading the online CPUs: %s\n", strerror(-ex));
+		return EXIT_FAIL;
+	}
+	if (!o->cpus_given) {
+		o->cpus = online;	/* -a */
+	} else {
+		cpu_set_t off;
+		char list[256], onl[256];
+
+		/* -a with -C: the list wins, as with perf. */
+		CPU_XOR(&off, &o->cpus, &online);
+		CPU_AND(&off, &off, &o->cpus);
+		if (CPU_COUNT(&off)) {
+			pmc_cpulist_format(&off, list, sizeof(list));
+			pmc_cpulist_format(&online, onl, sizeof(onl));
+			fprintf(stderr, "pmcctl stat: -C: CPU %s %s not online (online: %s)\n",
+				list, CPU_COUNT(&off) > 1 ? "are" : "is", onl);
+			return EXIT_USAGE;
+		}
+		o->all = false;
+	}
+	return -1;
+}
+
+/* Context switches and migrations are counted per task; refuse them with their fix. */
+static int check_cpu_events(const struct pmc_evlist *l, bool defaults, struct pmc_evlist *out)
+{
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < l->n; i++) {
+		const struct pmc_evsel *e = &l->ev[i];
+
+		if (pmc_evsel_is_hw(e) || e->ev.sw_id == PMCDRV_SW_TASK_CLOCK) {
+			out->ev[out->n++] = *e;
+		} else if (!defaults) {
+			fprintf(stderr, "pmcctl stat: event '%s' is counted per task, not per CPU; "
+				"count it with 'pmcctl run'\n", e->name);
+			return EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
+static int attach_error(unsigned int cpu, int err)
+{
+	switch (err) {
+	case -EBUSY:
+		fprintf(stderr, "pmcctl stat: CPU %u: busy: another 'pmcctl stat' counts this CPU, or 'pmcctl run' "
+			"or a libpmc program counts tasks (CPU and task sessions exclude each other)\n"
+			"  fix: wait for it to end, then retry\n", cpu);
+		return EXIT_BUSY;
+	case -EACCES:
+		fprintf(stderr, "pmcctl stat: counting whole CPUs sees every task: it needs root or CAP_PERFMON "
+			"when kernel.perf_event_paranoid > 0\n"
+			"  fix: run it with sudo, or sudo sysctl kernel.perf_event_paranoid=0\n");
+		return EXIT_FAIL;
+	case -ENXIO:
+		fprintf(stderr, "pmcctl stat: CPU %u went offline; choose online CPUs with -C\n", cpu);
+		return EXIT_USAGE;
+	default: {
+		char what[48];
+
+		snprintf(what, sizeof(what), "CPU %u", cpu);
+		return session_error("stat", what, err);
+	}
+	}
+}
+
+static void close_cpus(struct stat_cpu *cpus, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		pmc_session_close(cpus[i].s);
+	free(cpus);
+}
+
+/* One session per CPU, counting from its attach.  -1 and *out, or an exit code. */
+static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
+		     struct stat_cpu **out, unsigned int *nout)
+{
+	unsigned int n = (unsigned int)CPU_COUNT(&o->cpus), k = 0, i;
+	struct stat_cpu *cpus = calloc(n, sizeof(*cpus));
+	int cpu, err, ex = -1;
+
+	if (!cpus) {
+		fprintf(stderr, "pmcctl stat: out of memory\n");
+		return EXIT_FAIL;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE && k < n; cpu++) {
+		struct stat_cpu *c = &cpus[k];
+
+		if (!CPU_ISSET(cpu, &o->cpus))
+			continue;
+		c->cpu = (unsigned int)cpu;
+		snprintf(c->label, sizeof(c->label), "CPU%d", cpu);
+		err = pmc_session_open(o->c.device, &c->s);
+		if (err) {
+			fprintf(stderr, "pmcctl stat: %s: %s\n  fix: %s\n",
+				o->c.device ? o->c.device : PMC_DEFAULT_DEVICE, strerror(-err),
+				pmcctl_module_hint(err));
+			ex = EXIT_UNAVAILABLE;
+			break;
+		}
+		k++;
+		for (i = 0; i < ev->n; i++)
+			pmc_session_add(c->s, &ev->ev[i].ev);
+		err = pmc_session_config(c->s);
+		if (err) {
+			ex = session_error("stat", "cannot configure the events", err);
+			break;
+		}
+		err = pmc_session_attach_cpu(c->s, c->cpu);
+		if (err) {
+			ex = attach_error(c->cpu, err);
+			break;
+		}
+	}
+	if (ex >= 0) {
+		close_cpus(cpus, k);
+		return ex;
+	}
+	*out = cpus;
+	*nout = k;
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int read_cpus(struct stat_cpu *cpus, unsigned int n)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = pmc_session_read(cpus[i].s, &cpus[i].now);
+		if (err) {
+			fprintf(stderr, "pmcctl stat: reading CPU %u: %s\n", cpus[i].cpu, strerror(-err));
+			return EXIT_FAIL;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Print now - prev (prev zero for the whole run) of every CPU, summed or per
+ * CPU.  @interval: seconds since the start with -I, < 0 otherwise.
+ */
+static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_evlist *ev,
+			 struct stat_cpu *cpus, unsigned int n, double interval, double elapsed)
+{
+	unsigned int nrows = o->per_cpu ? ev->n * n : ev->n, e, i, k = 0;
+	struct report_row *rows = calloc(nrows, sizeof(*rows));
+	char target[300], list[256];
+	double t_run = 0;
+	struct report r = {
+		.format = o->c.json ? REPORT_JSON : o->c.csv_sep ? REPORT_CSV : REPORT_TEXT,
+		.sep = o->c.csv_sep,
+		.target = target,
+		.runs = 1,
+		.interval = interval,
+		.elapsed = elapsed,
+	};
+
+	if (!rows) {
+		fprintf(stderr, "pmcctl stat: out of memory\n");
+		return;
+	}
+	if (o->all) {
+		snprintf(target, sizeof(target), "'system wide'");
+	} else {
+		pmc_cpulist_format(&o->cpus, list, sizeof(list));
+		snprintf(target, sizeof(target), "'CPU(s) %s'", list);
+	}
+	for (i = 0; i < n; i++)
+		t_run += (double)(cpus[i].now.time_running - cpus[i].prev.time_running);
+	/* Summed: the CPUs' time together, as perf; per CPU: one CPU's. */
+	r.time_running = o->per_cpu ? t_run / n : t_run;
+	for (e = 0; e < ev->n; e++) {
+		double sum = 0;
+
+		for (i = 0; i < n; i++) {
+			double v = (double)(cpus[i].now.values[e] - cpus[i].prev.values[e]);
+
+			if (o->per_cpu)
+				rows[k++] = (struct report_row){ .ev = &ev->ev[e], .cpu = cpus[i].label,
+								 .value = v };
+			sum += v;
+		}
+		if (!o->per_cpu)
+			rows[k++] = (struct report_row){ .ev = &ev->ev[e], .value = sum };
+	}
+	report_print(f, &r, rows, nrows);
+	fflush(f);
+	free(rows);
+}
+
+/* Start CMD with the signals pmcctl blocks unblocked again.  -1, or an exit code. */
+static int start_child(char **argv, const sigset_t *orig, pid_t *pid)
+{
+	int pipefd[2], err = 0;
+	ssize_t n;
+
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		fprintf(stderr, "pmcctl stat: pipe: %s\n", strerror(errno));
+		return EXIT_FAIL;
+	}
+	fflush(NULL);
+	*pid = fork();
+	if (*pid < 0) {
+		fprintf(stderr, "pmcctl stat: fork: %s\n", strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return EXIT_FAIL;
+	}
+	if (*pid == 0) {
+		close(pipefd[0]);
+		sigprocmask(SIG_SETMASK, orig, NULL);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(pipefd[1], &err, sizeof(err)) < 0)
+			_exit(EXIT_NOT_FOUND);
+		_exit(EXIT_NOT_FOUND);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], &err, sizeof(err));
+	close(pipefd[0]);
+	if (n == (ssize_t)sizeof(err)) {
+		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		*pid = 0;
+		fprintf(stderr, "pmcctl stat: cannot run '%s': %s\n", argv[0], strerror(err));
+		return err == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+	}
+	return -1;
+}
+
+/*
+ * Count until CMD exits, the duration ends or a signal says stop, printing
+ * each interval with -I.  -1 with *status (CMD's wait status), or an exit code.
+ */
+static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlist *ev,
+		      struct stat_cpu *cpus, unsigned int n, double t0, pid_t pid, int *status)
+{
+	double interval = (double)o->interval_ms / 1000.0, next_print, next_fold, end, t, wait;
+	struct timespec ts;
+	sigset_t set;
+	siginfo_t si;
+	unsigned int i;
+	int sig, ex;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	next_print = interval > 0 ? t0 + interval : INFINITY;
+	end = o->duration > 0 ? t0 + o->duration : INFINITY;
+	next_fold = t0 + FOLD_SECONDS;
+	for (;;) {
+		t = now_s();
+		if (t >= end)
+			break;
+		if (t >= next_print) {
+			ex = read_cpus(cpus, n);
+			if (ex >= 0)
+				return ex;
+			print_counts(f, o, ev, cpus, n, t - t0, t - t0);
+			for (i = 0; i < n; i++)
+				cpus[i].prev = cpus[i].now;
+			/* A late wake-up skips the intervals it missed, as perf does. */
+			while (next_print <= t)
+				next_print += interval;
+			next_fold = t + FOLD_SECONDS;
+			continue;
+		}
+		if (t >= next_fold) {
+			ex = read_cpus(cpus, n);
+			if (ex >= 0)
+				return ex;
+			next_fold = t + FOLD_SECONDS;
+			continue;
+		}
+		wait = fmin(fmin(next_print, end), next_fold) - t;
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(&set, &si, &ts);
+		if (sig < 0)
+			continue;	/* timeout or EINTR */
+		if (sig == SIGCHLD) {
+			if (pid > 0 && waitpid(pid, status, WNOHANG) == pid)
+				break;
+			continue;
+		}
+		if (pid <= 0)
+			break;		/* Ctrl-C, TERM or HUP end a count without a command */
+		/* With a command: it got Ctrl-C from the terminal itself; pass on the others. */
+		if (sig != SIGINT)
+			kill(pid, sig);
+	}
+	return -1;
+}
+
+static void no_op(int sig)
+{
+	(void)sig;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct pmc_evlist given, events;
+	struct stat_cpu *cpus = NULL;
+	struct stat_opts o;
+	sigset_t block, orig;
+	struct sigaction sa;
+	unsigned int n = 0, i;
+	bool defaults;
+	int ex, status = 0;
+	double t0, t;
+	pid_t pid = 0;
+	FILE *out;
+
+	ex = parse_stat_opts(argc, argv, &o);
+	if (ex >= 0)
+		return ex;
+	defaults = !o.c.events.n;
+	if (!defaults) {
+		ex = check_cpu_events(&o.c.events, false, &given);
+		if (ex >= 0)
+			return ex;
+	}
+	ex = prepare_events(&o.c.events, o.c.device, "stat");
+	if (ex >= 0)
+		return ex;
+	check_cpu_events(&o.c.events, defaults, &events);
+	out = count_output(&o.c, "stat");
+	if (!out)
+		return EXIT_FAIL;
+
+	/*
+	 * Block before starting anything, so no stop signal or child exit is
+	 * missed; count_loop() takes them with sigtimedwait().  Handlers, as
+	 * perf's, so that a shell's SIG_IGN for background jobs does not
+	 * discard them.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = no_op;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+
+	ex = open_cpus(&o, &events, &cpus, &n);
+	if (ex >= 0)
+		goto out_close;
+	t0 = now_s();
+	if (o.argv) {
+		ex = start_child(o.argv, &orig, &pid);
+		if (ex >= 0)
+			goto out_cpus;
+	}
+	ex = count_loop(out, &o, &events, cpus, n, t0, pid, &status);
+	if (ex < 0)
+		ex = read_cpus(cpus, n);
+	t = now_s();
+	if (ex < 0) {
+		if (o.interval_ms) {
+			/* The last, partial interval, unless it is empty. */
+			for (i = 0; i < n && cpus[i].now.time_enabled == cpus[i].prev.time_enabled; i++)
+				;
+			if (i < n)
+				print_counts(out, &o, &events, cpus, n, t - t0, t - t0);
+		} else {
+			/* prev is still zero: the whole count. */
+			print_counts(out, &o, &events, cpus, n, -1, t - t0);
+		}
+		ex = pid > 0 ? child_exit_code(status) : EXIT_OK;
+	} else if (pid > 0) {
+		/* Reading failed while CMD runs: it goes on; wait for it as its parent. */
+		fprintf(stderr, "pmcctl stat: waiting for '%s' to end\n", o.argv[0]);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+out_cpus:
+	close_cpus(cpus, n);
+out_close:
+	/* The signals stay blocked: a late Ctrl-C must not cut the exit short. */
+	if (out != stderr && fclose(out)) {
+		fprintf(stderr, "pmcctl stat: -o %s: %s\n", o.c.out_path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return ex;
+}
