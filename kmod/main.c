@@ -10,10 +10,8 @@
 
 #include <linux/build_bug.h>
 #include <linux/fs.h>
-#include <linux/cpumask.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/nospec.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/pmcdrv.h>
@@ -128,9 +126,7 @@ static long pmc_ioctl_attach(struct pmc_session *s, void __user *uarg)
 	if (a.flags & PMCDRV_ATTACH_CPU) {
 		if (a.pid || (a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC))
 			return -EINVAL;
-		if (a.cpu >= nr_cpu_ids)
-			return -ENXIO;
-		return pmc_session_attach_cpu(s, array_index_nospec(a.cpu, nr_cpu_ids));
+		return pmc_session_attach_cpu(s, a.cpu);
 	}
 	if (a.cpu)
 		return -EINVAL;

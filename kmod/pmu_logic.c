@@ -533,3 +533,24 @@ bool pmc_legacy_write_value(u64 val, unsigned int width, u64 *out)
 	*out = val & 0xffffffffULL;
 	return true;
 }
+
+u32 pmc_fold_period_ms(const struct pmc_arch_perfmon *pm)
+{
+	const unsigned int e = PMC_FOLD_RATE_SHIFT + 1;	/* 2^(w - e) s = half the wrap time */
+	unsigned int w = pm->gp_width;
+	u32 ms;
+
+	if (!pm->version || (!pm->num_gp && !pm->num_fixed))
+		return 0;
+	if (!pm->num_gp || (pm->num_fixed && pm->fixed_width < w))
+		w = pm->fixed_width;
+	if (w >= e + 6)
+		ms = PMC_FOLD_PERIOD_MAX_MS;	/* 2^6 s is past the maximum */
+	else if (w >= e)
+		ms = 1000U << (w - e);
+	else
+		ms = w + 10 > e ? 1000U >> (e - w) : 0;
+	if (ms < 1)
+		return 1;
+	return ms > PMC_FOLD_PERIOD_MAX_MS ? PMC_FOLD_PERIOD_MAX_MS : ms;
+}

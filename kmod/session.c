@@ -36,10 +36,12 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cred.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/hash.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/pid.h>
@@ -123,6 +125,9 @@ static unsigned int pmc_cpu_sessions;	/* attached CPU sessions, under pmc_global
 static DEFINE_PER_CPU(struct pmc_session *, pmc_cpu_owner);
 static const struct pmc_hw_caps *pmc_caps;
 static enum cpuhp_state pmc_cpuhp_state;
+static void pmc_fold_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pmc_fold_work, pmc_fold_fn);
+static unsigned long pmc_fold_period;	/* jiffies; 0: no counters to fold */
 
 /* ---- per-CPU counting: IRQs off, on the CPU itself ------------------------ */
 
@@ -351,6 +356,42 @@ static void pmc_find_tp(struct tracepoint *tp, void *priv)
 	}
 }
 
+/* IPI: fold whatever runs on this CPU (the periodic fold). */
+static void pmc_ipi_fold_any(void *info)
+{
+	struct pmc_cpu *pc = this_cpu_ptr(&pmc_cpus);
+
+	if (pc->sess)
+		pmc_cpu_fold(pc);
+}
+
+/*
+ * Counters are folded at every switch and READ; this work folds every CPU
+ * at least every pmc_fold_period as well, so that a task that never
+ * switches, or a CPU session nobody reads, cannot wrap a counter twice
+ * unseen.  It runs while any session is attached.
+ */
+static void pmc_fold_fn(struct work_struct *work)
+{
+	bool busy;
+
+	mutex_lock(&pmc_global_lock);
+	busy = pmc_probe_users || pmc_cpu_sessions;
+	mutex_unlock(&pmc_global_lock);
+	if (!busy)
+		return;
+	on_each_cpu(pmc_ipi_fold_any, NULL, 1);
+	schedule_delayed_work(&pmc_fold_work, pmc_fold_period);
+}
+
+/* The first attached session starts the periodic fold.  Under pmc_global_lock. */
+static void pmc_fold_arm(void)
+{
+	lockdep_assert_held(&pmc_global_lock);
+	if (pmc_fold_period)
+		schedule_delayed_work(&pmc_fold_work, pmc_fold_period);
+}
+
 /* Register the probes for the first attached session. */
 static int pmc_probes_get(void)
 {
@@ -364,6 +405,7 @@ static int pmc_probes_get(void)
 	}
 	if (pmc_probe_users++)
 		goto out_unlock;
+	pmc_fold_arm();
 	for (i = 0; i < ARRAY_SIZE(pmc_probes); i++) {
 		err = tracepoint_probe_register(pmc_tps[i], pmc_probes[i].probe, NULL);
 		if (err)
@@ -521,11 +563,19 @@ static void pmc_ipi_start(void *info)
 	rcu_read_unlock();
 }
 
+/*
+ * Fold (and stop, or rebase) the session wherever it runs: on every CPU for
+ * a task session, on its own CPU for a CPU session (nothing to do if that
+ * is offline: the teardown callback folded it).  Called with s->lock held.
+ */
 static void pmc_session_fold_all(struct pmc_session *s, bool stop, bool rebase)
 {
 	struct pmc_ipi_arg a = { .s = s, .stop = stop, .rebase = rebase };
 
-	on_each_cpu(pmc_ipi_fold, &a, 1);
+	if (s->attached && s->cpu >= 0)
+		smp_call_function_single(s->cpu, pmc_ipi_fold, &a, 1);
+	else
+		on_each_cpu(pmc_ipi_fold, &a, 1);
 }
 
 /* IPI (or hotplug callback): run CPU session @info on this CPU. */
@@ -574,9 +624,15 @@ void pmc_session_close(struct pmc_session *s)
 	s->pool_count = 0;
 	raw_spin_unlock_irqrestore(&pmc_hash_lock, flags);
 
-	/* A probe that found a context before it was untracked ran with IRQs off: wait for it. */
-	pmc_session_fold_all(s, true, false);
-	synchronize_rcu();
+	/*
+	 * A probe that found a context before it was untracked ran with IRQs
+	 * off: wait for it.  Only attached task sessions ever had contexts; a
+	 * CPU session was stopped synchronously by pmc_cpu_detach().
+	 */
+	if (s->attached && s->cpu < 0) {
+		pmc_session_fold_all(s, true, false);
+		synchronize_rcu();
+	}
 	cancel_work_sync(&s->refill);
 	list_for_each_entry_safe(ctx, tmp, &dead, node) {
 		if (ctx->sess)
@@ -593,16 +649,25 @@ void pmc_session_close(struct pmc_session *s)
 
 /* ---- ioctl operations --------------------------------------------------------- */
 
-/* perf_event_paranoid is not exported to modules: read the sysctl. */
+/*
+ * perf_event_paranoid is not exported to modules: read the sysctl, through
+ * init's root, so that a caller in a chroot of its own cannot substitute
+ * the file.
+ */
 static int pmc_perf_paranoid(void)
 {
 	char buf[16] = "";
+	struct path root;
 	struct file *f;
 	loff_t pos = 0;
 	ssize_t n;
 	int val;
 
-	f = filp_open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY, 0);
+	task_lock(&init_task);
+	get_fs_root(init_task.fs, &root);
+	task_unlock(&init_task);
+	f = file_open_root(&root, "proc/sys/kernel/perf_event_paranoid", O_RDONLY, 0);
+	path_put(&root);
 	if (IS_ERR(f))
 		return 2;
 	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
@@ -808,6 +873,10 @@ int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu)
 	err = pmc_attach_allowed(s);
 	if (err)
 		goto out_unlock;
+	err = -ENXIO;
+	if (cpu >= nr_cpu_ids)
+		goto out_unlock;
+	cpu = array_index_nospec(cpu, nr_cpu_ids);
 	/* Context switches and migrations are properties of tasks. */
 	err = -EOPNOTSUPP;
 	if (s->task_sw)
@@ -826,7 +895,8 @@ int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu)
 	if (pmc_probe_users || per_cpu(pmc_cpu_owner, cpu))
 		goto out_cpus_unlock;
 	WRITE_ONCE(per_cpu(pmc_cpu_owner, cpu), s);
-	pmc_cpu_sessions++;
+	if (!pmc_cpu_sessions++)
+		pmc_fold_arm();
 	s->cpu = cpu;
 	s->attached = true;
 	if (READ_ONCE(s->enabled))
@@ -997,6 +1067,8 @@ int pmc_sessions_init(const struct pmc_hw_caps *caps)
 	int ret;
 
 	pmc_caps = caps;
+	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
+		pmc_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
 	for_each_kernel_tracepoint(pmc_find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(pmc_probes); i++) {
 		if (!pmc_tps[i]) {
@@ -1015,6 +1087,8 @@ int pmc_sessions_init(const struct pmc_hw_caps *caps)
 
 void pmc_sessions_exit(void)
 {
+	/* No session is left (each holds the module); stop a fold still queued. */
+	cancel_delayed_work_sync(&pmc_fold_work);
 	unregister_syscore_ops(&pmc_syscore_ops);
 	cpuhp_remove_state(pmc_cpuhp_state);
 	/* Contexts of exited tasks are freed by RCU callbacks in this module. */

@@ -26,7 +26,7 @@ void pmc_session_close(struct pmc_session *s);
 /* Validated-struct operations; each returns 0 or -errno (docs/abi.md). */
 int pmc_session_config(struct pmc_session *s, struct pmcdrv_config *cfg);
 int pmc_session_attach(struct pmc_session *s, pid_t pid, bool enable_on_exec);
-/* Count everything on @cpu (< nr_cpu_ids) instead of a task. */
+/* Count everything on @cpu instead of a task. */
 int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu);
 int pmc_session_enable(struct pmc_session *s, bool on);
 int pmc_session_reset(struct pmc_session *s);

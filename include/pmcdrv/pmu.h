@@ -120,6 +120,16 @@ struct pmc_arch_perfmon {
 	bool any_deprecated;	/* EDX[15] */
 };
 
+/*
+ * How often, in ms, the counters must be folded so that none can wrap twice
+ * between two folds: half the wrap time of the narrowest counter at
+ * 2^PMC_FOLD_RATE_SHIFT events per second (far above any core's rate),
+ * clamped to 1..PMC_FOLD_PERIOD_MAX_MS.  0 when there are no counters.
+ */
+#define PMC_FOLD_RATE_SHIFT	36
+#define PMC_FOLD_PERIOD_MAX_MS	60000U
+u32 pmc_fold_period_ms(const struct pmc_arch_perfmon *pm);
+
 /* Why pmc_decode_perfmon() refused a leaf. */
 enum pmc_decode_err {
 	PMC_DECODE_OK = 0,

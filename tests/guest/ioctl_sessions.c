@@ -397,6 +397,8 @@ static void test_cpu_sessions(void)
 	pid_t child;
 
 	fd = xopen();
+	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 4096);
+	CHECK(&st, e == EBADFD, "cpu attach before config, absent CPU -> EBADFD first", "errno %d", e);
 	io(fd, PMCDRV_IOC_CONFIG, &c);
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 1, 0);
 	CHECK(&st, e == EINVAL, "cpu attach: with a pid -> EINVAL", "errno %d", e);
@@ -488,6 +490,24 @@ static void test_cpu_sessions(void)
 	waitpid(child, &status, 0);
 	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == EACCES,
 	      "cpu attach as nobody (paranoid > 0) -> EACCES", "status 0x%x", status);
+	/* The sysctl is read through init's root: a chroot with a forged one changes nothing. */
+	child = fork();
+	if (child == 0) {
+		FILE *f;
+
+		if (system("mkdir -p /tmp/fakeroot/proc/sys/kernel"))
+			_exit(98);
+		f = fopen("/tmp/fakeroot/proc/sys/kernel/perf_event_paranoid", "w");
+		if (!f || fputs("-1\n", f) < 0 || fclose(f))
+			_exit(98);
+		if (chroot("/tmp/fakeroot") || chdir("/") || setgid(65534) || setuid(65534))
+			_exit(99);
+		_exit(attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0));
+	}
+	waitpid(child, &status, 0);
+	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == EACCES,
+	      "cpu attach as nobody in a chroot with a forged paranoid -1 -> EACCES", "status 0x%x",
+	      status);
 	close(fd);
 
 	/* Hardware: a CPU session on our CPU sees our instructions. */

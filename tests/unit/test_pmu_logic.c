@@ -381,6 +381,41 @@ static void test_counter_mask_fmt(void)
 			       "PMC0,PMC2,FIXED3");
 }
 
+/* The periodic fold: half the narrowest counter's wrap time at 2^36 events/s, 1 ms..60 s. */
+static void test_fold_period(void)
+{
+	struct pmc_arch_perfmon pm = { .version = 2, .num_gp = 4, .gp_width = 48,
+				       .num_fixed = 3, .fixed_width = 48 };
+
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), PMC_FOLD_PERIOD_MAX_MS);
+	pm.gp_width = 40;			/* 2^3 s: Core 2 era */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 8000);
+	pm.gp_width = 48;
+	pm.fixed_width = 42;			/* the narrower kind decides */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 32000);
+	pm.fixed_width = 43;			/* 64 s: clamped */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), PMC_FOLD_PERIOD_MAX_MS);
+	pm.fixed_width = 37;
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 1000);
+	pm.fixed_width = 34;			/* 1/8 s */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 125);
+	pm.fixed_width = 27;			/* under 1 ms: at least 1 */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 1);
+	pm.fixed_width = 1;
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 1);
+	pm.num_fixed = 0;			/* fixed width ignored without fixed counters */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), PMC_FOLD_PERIOD_MAX_MS);
+	pm.num_gp = 0;
+	pm.num_fixed = 3;
+	pm.fixed_width = 40;			/* only fixed counters */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 8000);
+	pm.num_fixed = 0;			/* no counters at all */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 0);
+	pm.num_gp = 4;
+	pm.version = 0;				/* no perfmon */
+	CU_ASSERT_EQUAL(pmc_fold_period_ms(&pm), 0);
+}
+
 static void test_json_string(void)
 {
 	char *buf = NULL;
@@ -418,6 +453,7 @@ int main(void)
 		{ "thousands separators", test_thousands },
 		{ "counter mask text", test_counter_mask_fmt },
 		{ "JSON strings", test_json_string },
+		{ "periodic fold period", test_fold_period },
 	};
 	CU_pSuite suite;
 	unsigned int run, failed;
