@@ -488,17 +488,21 @@ int prepare_events(struct pmc_evlist *events, const char *device, const char *cm
 /* The terminal's Ctrl-C and Ctrl-\ reach the child; we wait, then report. */
 void setup_signals(void)
 {
-	struct sigaction sa;
+	static const int fwd[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa, old;
+	unsigned int i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = forward_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
+	for (i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++) {
+		/* An inherited SIG_IGN (nohup) stays, for pmcctl and for the command. */
+		sigaction(fwd[i], NULL, &old);
+		if (old.sa_handler != SIG_IGN)
+			sigaction(fwd[i], &sa, NULL);
+	}
 }
 
 /*

@@ -17,8 +17,6 @@
 #include "pmcctl.h"
 #include "report.h"
 
-/* Read at least this often, so a counter never wraps twice between two reads. */
-#define FOLD_SECONDS		60.0
 #define MIN_INTERVAL_MS		10
 #define MAX_INTERVAL_MS		(24L * 3600 * 1000)
 #define MAX_DURATION_S		(365.0 * 24 * 3600)
@@ -67,7 +65,8 @@ static void stat_usage(FILE *f)
 	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
 	      "  -h, --help           this help\n"
 	      "\n"
-	      "Exit status: CMD's when one is given (128+N if a signal N killed it), else 0;\n"
+	      "Exit status: CMD's when one is given (128+N if a signal N killed it); without CMD,\n"
+	      "0 after -t, 128+N when signal N (Ctrl-C: 130) ended the count, as perf;\n"
 	      "1 failure or permission, 2 usage, 3 module or PMU unavailable, 4 counters busy,\n"
 	      "126 CMD not executable, 127 CMD not found.\n", f);
 }
@@ -234,7 +233,10 @@ static void close_cpus(struct stat_cpu *cpus, unsigned int n)
 	free(cpus);
 }
 
-/* One session per CPU, counting from its attach.  -1 and *out, or an exit code. */
+/*
+ * One session per CPU, attached disabled, so that start_cpus() starts them
+ * all at once.  -1 and *out, or an exit code.
+ */
 static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
 		     struct stat_cpu **out, unsigned int *nout)
 {
@@ -265,6 +267,8 @@ static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
 		for (i = 0; i < ev->n; i++)
 			pmc_session_add(c->s, &ev->ev[i].ev);
 		err = pmc_session_config(c->s);
+		if (!err)
+			err = pmc_session_disable(c->s);
 		if (err) {
 			ex = session_error("stat", "cannot configure the events", err);
 			break;
@@ -292,6 +296,21 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static int start_cpus(struct stat_cpu *cpus, unsigned int n)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = pmc_session_enable(cpus[i].s);
+		if (err) {
+			fprintf(stderr, "pmcctl stat: starting CPU %u: %s\n", cpus[i].cpu, strerror(-err));
+			return EXIT_FAIL;
+		}
+	}
+	return -1;
+}
+
 static int read_cpus(struct stat_cpu *cpus, unsigned int n)
 {
 	unsigned int i;
@@ -309,7 +328,8 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n)
 
 /*
  * Print now - prev (prev zero for the whole run) of every CPU, summed or per
- * CPU.  @interval: seconds since the start with -I, < 0 otherwise.
+ * CPU.  @interval: seconds since the start with -I, < 0 otherwise;
+ * @elapsed: the seconds the counts cover (the interval with -I).
  */
 static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_evlist *ev,
 			 struct stat_cpu *cpus, unsigned int n, double interval, double elapsed)
@@ -360,10 +380,55 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 	free(rows);
 }
 
-/* Start CMD with the signals pmcctl blocks unblocked again.  -1, or an exit code. */
-static int start_child(char **argv, const sigset_t *orig, pid_t *pid)
+/* The signals pmcctl takes with sigtimedwait(), and their dispositions before. */
+static const int stat_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+#define NR_STAT_SIGNALS	(sizeof(stat_signals) / sizeof(stat_signals[0]))
+
+struct stat_sigs {
+	sigset_t set;				/* blocked: stat_signals and SIGCHLD */
+	sigset_t orig_mask;
+	struct sigaction orig[NR_STAT_SIGNALS];
+};
+
+static void no_op(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Block the signals before anything starts, so that no stop signal or
+ * child exit is missed.  Handlers, as perf's, so that a shell's SIG_IGN of
+ * SIGINT/SIGQUIT for background jobs does not discard them; an inherited
+ * SIG_IGN of the others (nohup) is kept, for pmcctl and for CMD.
+ */
+static void take_signals(struct stat_sigs *g)
+{
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&g->set);
+	for (i = 0; i < NR_STAT_SIGNALS; i++) {
+		int sig = stat_signals[i];
+
+		sigaction(sig, NULL, &g->orig[i]);
+		sigaddset(&g->set, sig);
+		if (g->orig[i].sa_handler == SIG_IGN && sig != SIGINT && sig != SIGQUIT)
+			continue;
+		sa.sa_handler = no_op;
+		sigaction(sig, &sa, NULL);
+	}
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaddset(&g->set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &g->set, &g->orig_mask);
+}
+
+/* Start CMD with pmcctl's signal dispositions and mask undone.  -1, or an exit code. */
+static int start_child(char **argv, const struct stat_sigs *g, pid_t *pid)
 {
 	int pipefd[2], err = 0;
+	unsigned int i;
 	ssize_t n;
 
 	if (pipe2(pipefd, O_CLOEXEC)) {
@@ -380,7 +445,9 @@ static int start_child(char **argv, const sigset_t *orig, pid_t *pid)
 	}
 	if (*pid == 0) {
 		close(pipefd[0]);
-		sigprocmask(SIG_SETMASK, orig, NULL);
+		for (i = 0; i < NR_STAT_SIGNALS; i++)
+			sigaction(stat_signals[i], &g->orig[i], NULL);
+		sigprocmask(SIG_SETMASK, &g->orig_mask, NULL);
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(pipefd[1], &err, sizeof(err)) < 0)
@@ -401,27 +468,42 @@ static int start_child(char **argv, const sigset_t *orig, pid_t *pid)
 }
 
 /*
+ * A signal taken while counting.  With CMD: Ctrl-C and Ctrl-\ reach it from
+ * the terminal, the others are passed on, and its exit ends the count
+ * (returns 1, *status set).  Without: USR1/USR2 are ignored, the others end
+ * the count (returns the signal).  0: go on.
+ */
+static int on_signal(int sig, pid_t pid, int *status)
+{
+	if (sig == SIGCHLD)
+		return pid > 0 && waitpid(pid, status, WNOHANG) == pid;
+	if (pid > 0) {
+		if (sig != SIGINT && sig != SIGQUIT)
+			kill(pid, sig);
+		return 0;
+	}
+	return sig == SIGUSR1 || sig == SIGUSR2 ? 0 : sig;
+}
+
+/*
  * Count until CMD exits, the duration ends or a signal says stop, printing
- * each interval with -I.  -1 with *status (CMD's wait status), or an exit code.
+ * each interval with -I.  -1 with *status (CMD's wait status), *stop_sig
+ * (the signal that ended a count without CMD, or 0) and *t_last (when the
+ * last interval was printed, else t0), or an exit code.
  */
 static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlist *ev,
-		      struct stat_cpu *cpus, unsigned int n, double t0, pid_t pid, int *status)
+		      struct stat_cpu *cpus, unsigned int n, double t0, pid_t pid,
+		      const struct stat_sigs *g, int *status, int *stop_sig, double *t_last)
 {
-	double interval = (double)o->interval_ms / 1000.0, next_print, next_fold, end, t, wait;
+	double interval = (double)o->interval_ms / 1000.0, next_print, end, t, wait;
 	struct timespec ts;
-	sigset_t set;
 	siginfo_t si;
 	unsigned int i;
-	int sig, ex;
+	int sig, ex, r;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
+	*t_last = t0;
 	next_print = interval > 0 ? t0 + interval : INFINITY;
 	end = o->duration > 0 ? t0 + o->duration : INFINITY;
-	next_fold = t0 + FOLD_SECONDS;
 	for (;;) {
 		t = now_s();
 		if (t >= end)
@@ -430,45 +512,41 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 			ex = read_cpus(cpus, n);
 			if (ex >= 0)
 				return ex;
-			print_counts(f, o, ev, cpus, n, t - t0, t - t0);
+			/* Rates such as CPUs utilized are per interval. */
+			print_counts(f, o, ev, cpus, n, t - t0, t - *t_last);
+			*t_last = t;
 			for (i = 0; i < n; i++)
 				cpus[i].prev = cpus[i].now;
 			/* A late wake-up skips the intervals it missed, as perf does. */
 			while (next_print <= t)
 				next_print += interval;
-			next_fold = t + FOLD_SECONDS;
 			continue;
 		}
-		if (t >= next_fold) {
-			ex = read_cpus(cpus, n);
-			if (ex >= 0)
-				return ex;
-			next_fold = t + FOLD_SECONDS;
-			continue;
-		}
-		wait = fmin(fmin(next_print, end), next_fold) - t;
+		/* The kernel folds the counters itself, so waiting long is fine. */
+		wait = fmin(fmin(next_print, end) - t, 3600.0);
 		ts.tv_sec = (time_t)wait;
 		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
-		sig = sigtimedwait(&set, &si, &ts);
+		sig = sigtimedwait(&g->set, &si, &ts);
 		if (sig < 0)
 			continue;	/* timeout or EINTR */
-		if (sig == SIGCHLD) {
-			if (pid > 0 && waitpid(pid, status, WNOHANG) == pid)
-				break;
-			continue;
-		}
-		if (pid <= 0)
-			break;		/* Ctrl-C, TERM or HUP end a count without a command */
-		/* With a command: it got Ctrl-C from the terminal itself; pass on the others. */
-		if (sig != SIGINT)
-			kill(pid, sig);
+		r = on_signal(sig, pid, status);
+		if (r && sig != SIGCHLD)
+			*stop_sig = r;
+		if (r)
+			break;
 	}
 	return -1;
 }
 
-static void no_op(int sig)
+/* Counting failed while CMD runs: wait for it as its parent, still passing signals on. */
+static void wait_child(pid_t pid, const struct stat_sigs *g)
 {
-	(void)sig;
+	int status, sig;
+
+	fprintf(stderr, "pmcctl stat: waiting for the command to end\n");
+	do {
+		sig = sigwaitinfo(&g->set, NULL);
+	} while (sig < 0 || !on_signal(sig, pid, &status));
 }
 
 int cmd_stat(int argc, char **argv)
@@ -476,12 +554,11 @@ int cmd_stat(int argc, char **argv)
 	struct pmc_evlist given, events;
 	struct stat_cpu *cpus = NULL;
 	struct stat_opts o;
-	sigset_t block, orig;
-	struct sigaction sa;
+	struct stat_sigs g;
 	unsigned int n = 0, i;
+	int ex, status = 0, stop_sig = 0;
 	bool defaults;
-	int ex, status = 0;
-	double t0, t;
+	double t0, t, t_last;
 	pid_t pid = 0;
 	FILE *out;
 
@@ -502,36 +579,20 @@ int cmd_stat(int argc, char **argv)
 	if (!out)
 		return EXIT_FAIL;
 
-	/*
-	 * Block before starting anything, so no stop signal or child exit is
-	 * missed; count_loop() takes them with sigtimedwait().  Handlers, as
-	 * perf's, so that a shell's SIG_IGN for background jobs does not
-	 * discard them.
-	 */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = no_op;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = SIG_DFL;
-	sigaction(SIGCHLD, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-
+	take_signals(&g);
 	ex = open_cpus(&o, &events, &cpus, &n);
 	if (ex >= 0)
 		goto out_close;
+	ex = start_cpus(cpus, n);
+	if (ex >= 0)
+		goto out_cpus;
 	t0 = now_s();
 	if (o.argv) {
-		ex = start_child(o.argv, &orig, &pid);
+		ex = start_child(o.argv, &g, &pid);
 		if (ex >= 0)
 			goto out_cpus;
 	}
-	ex = count_loop(out, &o, &events, cpus, n, t0, pid, &status);
+	ex = count_loop(out, &o, &events, cpus, n, t0, pid, &g, &status, &stop_sig, &t_last);
 	if (ex < 0)
 		ex = read_cpus(cpus, n);
 	t = now_s();
@@ -541,17 +602,15 @@ int cmd_stat(int argc, char **argv)
 			for (i = 0; i < n && cpus[i].now.time_enabled == cpus[i].prev.time_enabled; i++)
 				;
 			if (i < n)
-				print_counts(out, &o, &events, cpus, n, t - t0, t - t0);
+				print_counts(out, &o, &events, cpus, n, t - t0, t - t_last);
 		} else {
 			/* prev is still zero: the whole count. */
 			print_counts(out, &o, &events, cpus, n, -1, t - t0);
 		}
-		ex = pid > 0 ? child_exit_code(status) : EXIT_OK;
+		/* As perf: CMD's status, or 128 + the signal that ended the count. */
+		ex = pid > 0 ? child_exit_code(status) : stop_sig ? 128 + stop_sig : EXIT_OK;
 	} else if (pid > 0) {
-		/* Reading failed while CMD runs: it goes on; wait for it as its parent. */
-		fprintf(stderr, "pmcctl stat: waiting for '%s' to end\n", o.argv[0]);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		wait_child(pid, &g);
 	}
 out_cpus:
 	close_cpus(cpus, n);

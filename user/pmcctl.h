@@ -48,7 +48,7 @@ FILE *count_output(const struct count_opts *co, const char *cmd);
 
 /* The command being counted, for forwarded signals; 0 when none. */
 extern volatile sig_atomic_t child_pid;
-/* Ignore Ctrl-C/Ctrl-\ (they reach the child); forward TERM, HUP, USR1, USR2. */
+/* Ignore Ctrl-C/Ctrl-\ (they reach the child); forward TERM, HUP, USR1, USR2 unless ignored. */
 void setup_signals(void);
 /* Shell-style exit code of a waited child's status. */
 int child_exit_code(int status);

@@ -46,9 +46,11 @@ out=$(pmcctl stat -a -x';' -e task-clock -t 0.1 2>&1)
 check "stat -x';': one CSV line" grep -qE '^[0-9.]+;msec;task-clock;' <<<"$out"
 pmcctl stat -a -o /tmp/stat.out -e task-clock -t 0.1 2>/dev/null
 check "stat -o FILE writes the counts" grep -q 'msec task-clock' /tmp/stat.out
-out=$(pmcctl stat -a -I 100 -e task-clock -t 0.45 2>&1)
+out=$(pmcctl stat -C 0 -I 100 -e task-clock -t 0.45 2>&1)
 n=$(grep -cE '^ +[0-9]+\.[0-9]{9} +[0-9.,]+ +msec task-clock' <<<"$out")
-check "stat -I 100 -t 0.45: at least 4 interval lines (got $n)" test "$n" -ge 4
+check "stat -C 0 -I 100 -t 0.45: at least 4 interval lines (got $n)" test "$n" -ge 4
+low=$(awk '/msec task-clock/ && $(NF-2) + 0 < 0.75 { print }' <<<"$out" | head -n 1)
+check "stat -I: CPUs utilized is per interval (about 1 per CPU), not per run" test -z "$low"
 check "stat -I: no header" sh -c "! grep -q 'Performance counter stats' <<'EOF'
 $out
 EOF"
@@ -59,20 +61,33 @@ expect_eq "stat -- CMD: CMD's exit status" "$?" 3
 pmcctl stat -a -e task-clock -- /nonexistent/cmd 2>/tmp/err
 expect_eq "stat -- missing command -> 127" "$?" 127
 check "stat: not-found message names the command" grep -q "cannot run '/nonexistent/cmd'" /tmp/err
-pmcctl stat -a -e task-clock 2>/tmp/err &
-pid=$!
-sleep 0.5
-kill -INT $pid
-wait $pid
-expect_eq "stat without a command: SIGINT ends it, exit 0" "$?" 0
+# signals NAME WANT SIGNAL... -- COMMAND...: start COMMAND (stderr to /tmp/err), send each
+# SIGNAL 0.3 s apart, and expect exit status WANT.
+signals() {
+	local name=$1 want=$2 sigs=() pid
+	shift 2
+	while [ "$1" != -- ]; do sigs+=("$1"); shift; done
+	shift
+	"$@" 2>/tmp/err &
+	pid=$!
+	for s in "${sigs[@]}"; do
+		sleep 0.3
+		kill "-$s" $pid
+	done
+	wait $pid
+	expect_eq "$name" "$?" "$want"
+}
+signals "stat without a command: SIGINT ends it, exit 130 as perf" 130 INT -- pmcctl stat -a -e task-clock
 check "stat: SIGINT still prints the counts" grep -q 'msec task-clock' /tmp/err
-pmcctl stat -a -e task-clock -- sleep 30 2>/tmp/err &
-pid=$!
-sleep 0.5
-kill -TERM $pid
-wait $pid
-expect_eq "stat -- sleep: SIGTERM reaches the command (143)" "$?" 143
+signals "stat -- sleep: SIGTERM reaches the command (143)" 143 TERM -- pmcctl stat -a -e task-clock -- sleep 30
 check "stat: counts printed after the command was killed" grep -q 'msec task-clock' /tmp/err
+signals "stat -- sleep: SIGUSR1 reaches the command (138)" 138 USR1 -- pmcctl stat -a -e task-clock -- sleep 30
+signals "stat without a command: USR1 ignored, TERM ends it (143)" 143 USR1 TERM -- pmcctl stat -a -e task-clock
+# nohup: an ignored SIGHUP stays ignored, for pmcctl and for the command.
+signals "stat under nohup: SIGHUP ignored, the command finishes (0)" 0 HUP -- \
+	sh -c 'trap "" HUP; exec pmcctl stat -a -e task-clock -- sleep 1'
+signals "run under nohup: SIGHUP ignored, the command finishes (0)" 0 HUP -- \
+	sh -c 'trap "" HUP; exec pmcctl run -e task-clock -- sleep 1'
 
 # CPU and task sessions exclude each other; one CPU session per CPU.
 pmcctl stat -a -e task-clock -t 3 2>/dev/null &
