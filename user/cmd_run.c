@@ -45,10 +45,41 @@ struct run_result {
 
 volatile sig_atomic_t child_pid;
 
+/* Sent to pmcctl while it counts a command: passed on to the command. */
+static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+
 static void forward_signal(int sig)
 {
 	if (child_pid > 0)
 		kill((pid_t)child_pid, sig);
+}
+
+pid_t fork_command(void)
+{
+	struct sigaction cur;
+	sigset_t set, old;
+	unsigned int i;
+	pid_t pid;
+
+	sigemptyset(&set);
+	for (i = 0; i < ARRAY_SIZE(forwarded); i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		for (i = 0; i < ARRAY_SIZE(forwarded); i++) {
+			sigaction(forwarded[i], NULL, &cur);
+			if (cur.sa_handler == forward_signal)
+				signal(forwarded[i], SIG_DFL);
+		}
+	} else if (pid > 0) {
+		child_pid = pid;
+	}
+	/* A signal held meanwhile now reaches the child: forwarded, or its own. */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
 }
 
 static void run_usage(FILE *f)
@@ -313,7 +344,7 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 	}
 	fflush(NULL);
 	t0 = now_s();
-	pid = fork();
+	pid = fork_command();
 	if (pid < 0) {
 		fprintf(stderr, "pmcctl run: fork: %s\n", strerror(errno));
 		close(pipefd[0]);
@@ -322,8 +353,6 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 		return EXIT_FAIL;
 	}
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
 		close(pipefd[0]);
 		err = pmc_session_attach(s, 0, PMCDRV_ATTACH_ENABLE_ON_EXEC);
 		if (err)
@@ -331,7 +360,6 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 		execvp(o->argv[0], o->argv);
 		child_fail(pipefd[1], 1, errno);
 	}
-	child_pid = pid;
 	close(pipefd[1]);
 	n = read(pipefd[0], msg, sizeof(msg));
 	close(pipefd[0]);
@@ -488,7 +516,6 @@ int prepare_events(struct pmc_evlist *events, const char *device, const char *cm
 /* The terminal's Ctrl-C and Ctrl-\ reach the child; we wait, then report. */
 void setup_signals(void)
 {
-	static const int fwd[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 	struct sigaction sa, old;
 	unsigned int i;
 
@@ -497,11 +524,11 @@ void setup_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = forward_signal;
-	for (i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(forwarded); i++) {
 		/* An inherited SIG_IGN (nohup) stays, for pmcctl and for the command. */
-		sigaction(fwd[i], NULL, &old);
+		sigaction(forwarded[i], NULL, &old);
 		if (old.sa_handler != SIG_IGN)
-			sigaction(fwd[i], &sa, NULL);
+			sigaction(forwarded[i], &sa, NULL);
 	}
 }
 
@@ -704,14 +731,16 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 		return EXIT_FAIL;
 	}
 	fflush(NULL);
-	pid = fork();
+	pid = fork_command();
 	if (pid < 0) {
 		fprintf(stderr, "pmcctl compare: fork: %s\n", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		close(report[0]);
+		close(report[1]);
 		return EXIT_FAIL;
 	}
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
 		/* Wait until the parent has attached the events; then report exec errors. */
 		close(go[1]);
 		close(report[0]);
@@ -720,7 +749,6 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 		execvp(o->argv[0], o->argv);
 		child_fail(report[1], 1, errno);
 	}
-	child_pid = pid;
 	close(go[0]);
 	close(report[1]);
 	for (n = 0; n < o->c.events.n; n++) {

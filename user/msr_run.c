@@ -537,15 +537,11 @@ static bool child_recv(int fd, struct child_msg *m)
 /* The child: pin to the CPU, say so, wait for the counters, exec. */
 static void count_child(int fd, int cpu, char **argv, const sigset_t *mask)
 {
-	static const int reset[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 	cpu_set_t one;
-	unsigned int i;
 	ssize_t n;
 	char go;
 
-	/* pmcctl ignores Ctrl-C and forwards TERM: before exec, they must end this child. */
-	for (i = 0; i < ARRAY_SIZE(reset); i++)
-		signal(reset[i], SIG_DFL);
+	/* fork_command() gave this child default dispositions: Ctrl-C and TERM end it before exec. */
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one)) {
@@ -666,7 +662,7 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 	}
 	if (ex < 0) {
 		fflush(NULL);
-		pid = fork();
+		pid = fork_command();
 		if (pid < 0) {
 			fprintf(stderr, "pmcctl run: fork: %s\n", strerror(errno));
 			ex = EXIT_FAIL;
@@ -683,7 +679,6 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 		close(sv[0]);
 		count_child(sv[1], c->cpu, argv, &old);
 	}
-	child_pid = pid;
 	close(sv[1]);
 
 	if (!child_recv(sv[0], &m)) {

@@ -50,6 +50,13 @@ FILE *count_output(const struct count_opts *co, const char *cmd);
 extern volatile sig_atomic_t child_pid;
 /* Ignore Ctrl-C/Ctrl-\ (they reach the child); forward TERM, HUP, USR1, USR2 unless ignored. */
 void setup_signals(void);
+/*
+ * fork() for the command being counted: the forwarded signals are held
+ * across it, so one sent before child_pid is set still reaches the command;
+ * the child gets default dispositions for Ctrl-C, Ctrl-\ and the forwarded
+ * signals (an ignored one stays ignored).  Sets child_pid in the parent.
+ */
+pid_t fork_command(void);
 /* Shell-style exit code of a waited child's status. */
 int child_exit_code(int status);
 /* Print what a session call's -errno means and its fix; returns the exit code. */
