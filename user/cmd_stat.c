@@ -326,6 +326,11 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n)
 	return -1;
 }
 
+static enum report_format stat_format(const struct stat_opts *o)
+{
+	return o->c.json ? REPORT_JSON : o->c.csv_sep ? REPORT_CSV : REPORT_TEXT;
+}
+
 /*
  * Print now - prev (prev zero for the whole run) of every CPU, summed or per
  * CPU.  @interval: seconds since the start with -I, < 0 otherwise;
@@ -339,7 +344,7 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 	char target[300], list[256];
 	double t_run = 0;
 	struct report r = {
-		.format = o->c.json ? REPORT_JSON : o->c.csv_sep ? REPORT_CSV : REPORT_TEXT,
+		.format = stat_format(o),
 		.sep = o->c.csv_sep,
 		.target = target,
 		.runs = 1,
@@ -503,6 +508,11 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 
 	*t_last = t0;
 	next_print = interval > 0 ? t0 + interval : INFINITY;
+	if (interval > 0) {
+		struct report hr = { .format = stat_format(o) };
+
+		report_interval_header(f, &hr, o->per_cpu);
+	}
 	end = o->duration > 0 ? t0 + o->duration : INFINITY;
 	for (;;) {
 		t = now_s();

@@ -205,6 +205,14 @@ static int elapsed_precision(double sd)
 	return (int)lround(ceil(-log10(sd))) + 2;
 }
 
+void report_interval_header(FILE *f, const struct report *r, bool per_cpu)
+{
+	if (r->format != REPORT_TEXT)
+		return;
+	fputs(per_cpu ? "#           time CPU                    counts unit events\n" :
+			"#           time             counts unit events\n", f);
+}
+
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n)
 {
 	bool text = r->format == REPORT_TEXT;

@@ -61,4 +61,7 @@ struct report {
  */
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n);
 
+/* Text with -I: perf's column header, printed once before the first interval. */
+void report_interval_header(FILE *f, const struct report *r, bool per_cpu);
+
 #endif /* PMCDRV_REPORT_H */

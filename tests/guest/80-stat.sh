@@ -51,6 +51,7 @@ n=$(grep -cE '^ +[0-9]+\.[0-9]{9} +[0-9.,]+ +msec task-clock' <<<"$out")
 check "stat -C 0 -I 100 -t 0.45: at least 4 interval lines (got $n)" test "$n" -ge 4
 low=$(awk '/msec task-clock/ && $(NF-2) + 0 < 0.75 { print }' <<<"$out" | head -n 1)
 check "stat -I: CPUs utilized is per interval (about 1 per CPU), not per run" test -z "$low"
+check "stat -I: perf's column line first" test "$(head -n 1 <<<"$out")" = '#           time             counts unit events'
 check "stat -I: no header" sh -c "! grep -q 'Performance counter stats' <<'EOF'
 $out
 EOF"

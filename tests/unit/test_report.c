@@ -799,6 +799,37 @@ static void test_stat_per_cpu(void)
 	CHECK_ALL(&fx, "stat-per-cpu");
 }
 
+/* -I in text: perf 6.1's header line, once; none in CSV and JSON. */
+static void test_interval_header(void)
+{
+	static const struct {
+		enum report_format format;
+		bool per_cpu;
+		const char *want;
+	} t[] = {
+		{ REPORT_TEXT, false, "#           time             counts unit events\n" },
+		{ REPORT_TEXT, true, "#           time CPU                    counts unit events\n" },
+		{ REPORT_CSV, false, "" },
+		{ REPORT_JSON, true, "" },
+	};
+	size_t i, len;
+	char *buf;
+	FILE *f;
+
+	for (i = 0; i < N_ELEMS(t); i++) {
+		struct report r = { .format = t[i].format, .sep = ",", .interval = 1 };
+
+		buf = NULL;
+		len = 0;
+		f = open_memstream(&buf, &len);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		report_interval_header(f, &r, t[i].per_cpu);
+		fclose(f);
+		CU_ASSERT_STRING_EQUAL(buf, t[i].want);
+		free(buf);
+	}
+}
+
 /* -I: the time since the start leads every line; no header or footer. */
 static void test_interval(void)
 {
@@ -1025,6 +1056,7 @@ void register_report_tests(void)
 		{ "stat -A: per CPU", test_stat_per_cpu },
 		{ "stat -I: intervals", test_interval },
 		{ "stat -I -A", test_interval_per_cpu },
+		{ "stat -I: column header", test_interval_header },
 		{ "IPC: same modifiers", test_ipc_same_modifiers },
 		{ "IPC: other modifiers, none", test_ipc_other_modifiers },
 		{ "IPC: zero cycles, other CPU", test_ipc_no_ratio },
