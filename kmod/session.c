@@ -919,6 +919,8 @@ int pmc_session_enable(struct pmc_session *s, bool on)
 	cpu_sess = s->attached && s->cpu >= 0;
 	if (!s->configured) {
 		err = -EBADFD;
+	} else if (!s->attached) {
+		WRITE_ONCE(s->enabled, on);	/* nothing runs anywhere yet */
 	} else if (READ_ONCE(s->enabled) != on) {
 		/* A CPU coming online reads 'enabled' in its hotplug callback. */
 		if (cpu_sess)

@@ -57,6 +57,9 @@ else
 	expect_eq "instructions:u identical over 10 runs" "$(wc -l <<<"$runs")" 1
 	p1=$(perf_value instructions:u -- $loop "$(n 1000000)")
 	expect_eq "instructions:u equals perf stat's" "$runs" "$p1"
+	raw=$(pmc_value 0x00c0:u -- $loop "$(n 1000000)")
+	expect_eq "run -e 0x00c0:u: the loop's exact count 2N+103" "$raw" 2000103
+	expect_eq "run -e 0x00c0:u equals perf stat -e r00c0:u" "$raw" "$(perf_value r00c0:u -- $loop "$(n 1000000)")"
 	c2=$(pmc_value instructions:u -- $loop "$(n 2000000)")
 	expect_eq "N vs 2N differ by exactly 2N" "$((c2 - runs))" 2000000
 	out=$(pmcctl run -x, -e instructions:u,r00c0:u -- $loop "$(n 1000000)" 2>&1)
