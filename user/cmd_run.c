@@ -132,7 +132,6 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 		{ NULL, 0, NULL, 0 },
 	};
 	bool msr_opt = false;
-	char *end;
 	long n;
 	int c, ex;
 
@@ -149,9 +148,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 			return ex;
 		switch (c) {
 		case 'r':
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || *end || n < 1 || n > MAX_REPEAT) {
+			if (!parse_long(optarg, 1, MAX_REPEAT, &n)) {
 				fprintf(stderr, "pmcctl %s: -r '%s': give a count from 1 to %d\n",
 					cmd, optarg, MAX_REPEAT);
 				return EXIT_USAGE;
@@ -173,9 +170,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 			msr_opt = true;
 			break;
 		case 'C':
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || n < 0 || n >= CPU_SETSIZE) {
+			if (!parse_long(optarg, 0, CPU_SETSIZE - 1, &n)) {
 				fprintf(stderr, "pmcctl %s: -C '%s': give a CPU number\n", cmd, optarg);
 				return EXIT_USAGE;
 			}
@@ -215,12 +210,32 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, bool compar
 	return -1;	/* go on */
 }
 
-static double now_s(void)
+double now_s(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+bool parse_long(const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || n < min || n > max)
+		return false;
+	*out = n;
+	return true;
+}
+
+int device_error(const char *cmd, const char *device, int err)
+{
+	fprintf(stderr, "pmcctl %s: %s: %s\n  fix: %s\n", cmd, device ? device : PMC_DEFAULT_DEVICE,
+		strerror(-err), pmcctl_module_hint(err));
+	return EXIT_UNAVAILABLE;
 }
 
 /* Report an errno from the child and exit: stage 0 attach, 1 exec. */
@@ -274,6 +289,11 @@ int count_opts_check(const struct count_opts *co, const char *cmd)
 	return -1;
 }
 
+enum report_format count_format(const struct count_opts *co)
+{
+	return co->json ? REPORT_JSON : co->csv_sep ? REPORT_CSV : REPORT_TEXT;
+}
+
 FILE *count_output(const struct count_opts *co, const char *cmd)
 {
 	FILE *f;
@@ -323,11 +343,8 @@ static int run_once(const struct run_opts *o, struct run_result *res)
 	double t0;
 
 	err = pmc_session_open(o->c.device, &s);
-	if (err) {
-		fprintf(stderr, "pmcctl run: %s: %s\n  fix: %s\n", o->c.device ? o->c.device : PMC_DEFAULT_DEVICE,
-			strerror(-err), pmcctl_module_hint(err));
-		return EXIT_UNAVAILABLE;
-	}
+	if (err)
+		return device_error("run", o->c.device, err);
 	for (i = 0; i < o->c.events.n; i++)
 		pmc_session_add(s, &o->c.events.ev[i].ev);
 	pmc_session_set_inherit(s, o->inherit);
@@ -412,7 +429,7 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 	struct report_row rows[PMCDRV_MAX_EVENTS];
 	char cmd[512], target[600], note[1024];
 	struct report r = {
-		.format = o->c.json ? REPORT_JSON : o->c.csv_sep ? REPORT_CSV : REPORT_TEXT,
+		.format = count_format(&o->c),
 		.sep = o->c.csv_sep,
 		.target = target,
 		.runs = o->repeat,
@@ -499,11 +516,8 @@ int prepare_events(struct pmc_evlist *events, const char *device, const char *cm
 	int err;
 
 	err = pmc_session_open(device, &probe);
-	if (err) {
-		fprintf(stderr, "pmcctl %s: %s: %s\n  fix: %s\n", cmd,
-			device ? device : PMC_DEFAULT_DEVICE, strerror(-err), pmcctl_module_hint(err));
-		return EXIT_UNAVAILABLE;
-	}
+	if (err)
+		return device_error(cmd, device, err);
 	err = pmc_session_info(probe, &info);
 	pmc_session_close(probe);
 	if (err) {

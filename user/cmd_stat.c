@@ -111,9 +111,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			o->per_cpu = true;
 			break;
 		case 'I':
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || n < MIN_INTERVAL_MS || n > MAX_INTERVAL_MS) {
+			if (!parse_long(optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS, &n)) {
 				fprintf(stderr, "pmcctl stat: -I '%s': give milliseconds from %d to %ld\n",
 					optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
 				return EXIT_USAGE;
@@ -257,10 +255,7 @@ static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
 		snprintf(c->label, sizeof(c->label), "CPU%d", cpu);
 		err = pmc_session_open(o->c.device, &c->s);
 		if (err) {
-			fprintf(stderr, "pmcctl stat: %s: %s\n  fix: %s\n",
-				o->c.device ? o->c.device : PMC_DEFAULT_DEVICE, strerror(-err),
-				pmcctl_module_hint(err));
-			ex = EXIT_UNAVAILABLE;
+			ex = device_error("stat", o->c.device, err);
 			break;
 		}
 		k++;
@@ -286,14 +281,6 @@ static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
 	*out = cpus;
 	*nout = k;
 	return -1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int start_cpus(struct stat_cpu *cpus, unsigned int n)
@@ -326,11 +313,6 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n)
 	return -1;
 }
 
-static enum report_format stat_format(const struct stat_opts *o)
-{
-	return o->c.json ? REPORT_JSON : o->c.csv_sep ? REPORT_CSV : REPORT_TEXT;
-}
-
 /*
  * Print now - prev (prev zero for the whole run) of every CPU, summed or per
  * CPU.  @interval: seconds since the start with -I, < 0 otherwise;
@@ -344,7 +326,7 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 	char target[300], list[256];
 	double t_run = 0;
 	struct report r = {
-		.format = stat_format(o),
+		.format = count_format(&o->c),
 		.sep = o->c.csv_sep,
 		.target = target,
 		.runs = 1,
@@ -509,7 +491,7 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 	*t_last = t0;
 	next_print = interval > 0 ? t0 + interval : INFINITY;
 	if (interval > 0) {
-		struct report hr = { .format = stat_format(o) };
+		struct report hr = { .format = count_format(&o->c) };
 
 		report_interval_header(f, &hr, o->per_cpu);
 	}
@@ -561,7 +543,7 @@ static void wait_child(pid_t pid, const struct stat_sigs *g)
 
 int cmd_stat(int argc, char **argv)
 {
-	struct pmc_evlist given, events;
+	struct pmc_evlist events;
 	struct stat_cpu *cpus = NULL;
 	struct stat_opts o;
 	struct stat_sigs g;
@@ -575,16 +557,18 @@ int cmd_stat(int argc, char **argv)
 	ex = parse_stat_opts(argc, argv, &o);
 	if (ex >= 0)
 		return ex;
+	/* Per-task events the user gave are refused before the module is asked; defaults are filtered. */
 	defaults = !o.c.events.n;
 	if (!defaults) {
-		ex = check_cpu_events(&o.c.events, false, &given);
+		ex = check_cpu_events(&o.c.events, false, &events);
 		if (ex >= 0)
 			return ex;
 	}
 	ex = prepare_events(&o.c.events, o.c.device, "stat");
 	if (ex >= 0)
 		return ex;
-	check_cpu_events(&o.c.events, defaults, &events);
+	if (defaults)
+		check_cpu_events(&o.c.events, true, &events);
 	out = count_output(&o.c, "stat");
 	if (!out)
 		return EXIT_FAIL;

@@ -505,14 +505,6 @@ void msr_counting_note(const struct msr_counting *c, char *buf, size_t len)
 			 o ? "\n " : "", c->cpu);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void child_send(int fd, enum child_step step, int err)
 {
 	struct child_msg m = { .step = step, .err = err };

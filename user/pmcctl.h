@@ -21,6 +21,7 @@ const char *pmcctl_module_hint(int err);
 #include <signal.h>
 #include <stdio.h>
 #include "libpmc.h"
+#include "report.h"
 
 /* The options run, compare and stat share. */
 struct count_opts {
@@ -43,6 +44,8 @@ struct count_opts {
 int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd);
 /* Once parsed: -1 when the shared options agree, or an exit code. */
 int count_opts_check(const struct count_opts *co, const char *cmd);
+/* The report format -x and -j ask for. */
+enum report_format count_format(const struct count_opts *co);
 /* Where the counts go: -o FILE or standard error; NULL after saying why not. */
 FILE *count_output(const struct count_opts *co, const char *cmd);
 
@@ -57,6 +60,12 @@ void setup_signals(void);
  * signals (an ignored one stays ignored).  Sets child_pid in the parent.
  */
 pid_t fork_command(void);
+/* CLOCK_MONOTONIC in seconds. */
+double now_s(void);
+/* A decimal option argument from @min to @max, nothing else around it. */
+bool parse_long(const char *arg, long min, long max, long *out);
+/* The pmcdrv device did not open with -errno @err: say so and the fix; returns exit code 3. */
+int device_error(const char *cmd, const char *device, int err);
 /* Shell-style exit code of a waited child's status. */
 int child_exit_code(int status);
 /* Print what a session call's -errno means and its fix; returns the exit code. */
