@@ -24,7 +24,7 @@ SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 B		:= build
 LIBPMC_SRCS	:= user/libpmc.c user/msr.c user/events.c user/cpulist.c kmod/pmu_logic.c
-LIBPMC_HDRS	:= user/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h include/uapi/linux/pmcdrv.h
+LIBPMC_HDRS	:= user/libpmc.h user/libpmc_error.h include/pmcdrv/pmu.h include/pmcdrv/shim.h include/uapi/linux/pmcdrv.h
 PMCCTL_SRCS	:= user/pmcctl.c user/cmd_run.c user/cmd_stat.c user/msr_run.c user/output.c user/report.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
@@ -68,7 +68,7 @@ $(B)/bin/pmcctl: $(patsubst user/%.c,$(B)/user/%.o,$(PMCCTL_SRCS)) $(B)/libpmc.a
 
 # ---- tests ---------------------------------------------------------------
 # Unit tests: the shared logic and libpmc, compiled again under ASan+UBSan.
-$(B)/tests/unit: $(UNIT_SRCS) $(LIBPMC_SRCS) user/output.c user/report.c $(LIBPMC_HDRS) user/output.h user/report.h tests/lib/check.h
+$(B)/tests/unit: $(UNIT_SRCS) $(LIBPMC_SRCS) user/output.c user/report.c $(LIBPMC_HDRS) user/output.h user/report.h tests/lib/check.h tests/unit/unit.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Wno-missing-field-initializers -O1 $(SANITIZE) -Itests/lib -o $@ $(UNIT_SRCS) $(LIBPMC_SRCS) user/output.c user/report.c -lcunit -lm
 

@@ -5,30 +5,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libpmc.h"
+#include "libpmc_error.h"
 
 #define CPULIST_HINT	"write CPUs as 0-3,5"
 #define ONLINE_PATH	"/sys/devices/system/cpu/online"
 
-static int cpulist_fail(int ret, char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int cpulist_fail(int ret, char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 /*
  * One CPU number: decimal digits only (no sign, blanks or 0x), the whole of
@@ -61,13 +47,13 @@ static int parse_end(const char *list, const char *s, size_t n, unsigned int *cp
 	int ret = parse_cpu(s, n, cpu);
 
 	if (ret == -ERANGE)
-		return cpulist_fail(ret, err, errlen,
-				    "bad CPU list '%s': CPU %.*s is too large (CPU_SETSIZE is %d: CPUs 0-%d)",
-				    list, (int)n, s, CPU_SETSIZE, CPU_SETSIZE - 1);
+		return pmc_error(ret, err, errlen,
+				 "bad CPU list '%s': CPU %.*s is too large (CPU_SETSIZE is %d: CPUs 0-%d)",
+				 list, (int)n, s, CPU_SETSIZE, CPU_SETSIZE - 1);
 	if (ret)
-		return cpulist_fail(ret, err, errlen,
-				    "bad CPU list '%s': '%.*s' is not a CPU number; " CPULIST_HINT,
-				    list, (int)n, s);
+		return pmc_error(ret, err, errlen,
+				 "bad CPU list '%s': '%.*s' is not a CPU number; " CPULIST_HINT,
+				 list, (int)n, s);
 	return 0;
 }
 
@@ -81,18 +67,18 @@ static int parse_term(const char *list, const char *t, size_t n, cpu_set_t *set,
 	int ret;
 
 	if (!n)
-		return cpulist_fail(-EINVAL, err, errlen,
-				    "bad CPU list '%s': empty term at offset %zu (a comma too many?); "
-				    CPULIST_HINT, list, (size_t)(t - list));
+		return pmc_error(-EINVAL, err, errlen,
+				 "bad CPU list '%s': empty term at offset %zu (a comma too many?); "
+				 CPULIST_HINT, list, (size_t)(t - list));
 	n1 = dash ? (size_t)(dash - t) : n;
 	if (dash && !n1)
-		return cpulist_fail(-EINVAL, err, errlen,
-				    "bad CPU list '%s': '%.*s' has no first CPU; " CPULIST_HINT,
-				    list, (int)n, t);
+		return pmc_error(-EINVAL, err, errlen,
+				 "bad CPU list '%s': '%.*s' has no first CPU; " CPULIST_HINT,
+				 list, (int)n, t);
 	if (dash && n1 == n - 1)
-		return cpulist_fail(-EINVAL, err, errlen,
-				    "bad CPU list '%s': '%.*s' has no last CPU; " CPULIST_HINT,
-				    list, (int)n, t);
+		return pmc_error(-EINVAL, err, errlen,
+				 "bad CPU list '%s': '%.*s' has no last CPU; " CPULIST_HINT,
+				 list, (int)n, t);
 	ret = parse_end(list, t, n1, &first, err, errlen);
 	if (ret)
 		return ret;
@@ -102,9 +88,9 @@ static int parse_term(const char *list, const char *t, size_t n, cpu_set_t *set,
 		if (ret)
 			return ret;
 		if (last < first)
-			return cpulist_fail(-EINVAL, err, errlen,
-					    "bad CPU list '%s': range '%.*s' goes down; write it as %u-%u",
-					    list, (int)n, t, last, first);
+			return pmc_error(-EINVAL, err, errlen,
+					 "bad CPU list '%s': range '%.*s' goes down; write it as %u-%u",
+					 list, (int)n, t, last, first);
 	}
 	for (cpu = first; cpu <= last; cpu++)
 		CPU_SET(cpu, set);
@@ -119,7 +105,7 @@ int pmc_cpulist_parse(const char *list, cpu_set_t *set, char *err, size_t errlen
 
 	CPU_ZERO(set);
 	if (!list || !*list)
-		return cpulist_fail(-EINVAL, err, errlen, "empty CPU list; " CPULIST_HINT);
+		return pmc_error(-EINVAL, err, errlen, "empty CPU list; " CPULIST_HINT);
 	CPU_ZERO(&s);
 	for (start = list;; start = end + 1) {
 		end = start + strcspn(start, ",");

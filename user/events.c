@@ -2,13 +2,13 @@
 /* libpmc: pmcctl's event syntax (-e), parsed into ABI events. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "libpmc.h"
+#include "libpmc_error.h"
 
 struct named_event {
 	const char *name;
@@ -44,20 +44,6 @@ static const struct named_event named_events[] = {
 #define RAW_CMASK	PMC_EVTSEL_CMASK
 #define RAW_ALLOWED	(RAW_EVENT | RAW_UMASK | RAW_EDGE | RAW_INV | RAW_CMASK)
 
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 /* Parse a whole number (decimal, or hex after 0x) that must fit in @max. */
 static bool parse_num(const char *s, size_t n, uint64_t max, uint64_t *out)
@@ -121,13 +107,13 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 		uint64_t v = 0;
 
 		if (!klen)
-			return fail(err, errlen, "'%s': empty field inside cpu/.../", term);
+			return pmc_error(-EINVAL, err, errlen, "'%s': empty field inside cpu/.../", term);
 #define KEY(k) (klen == strlen(k) && !strncmp(p, k, klen))
 		if (KEY("event") || KEY("umask") || KEY("cmask")) {
 			if (!eq || !parse_num(eq + 1, (size_t)(stop - eq - 1), 0xff, &v))
-				return fail(err, errlen,
-					    "'%s': %.*s needs a value 0..255 (e.g. %.*s=0x1)",
-					    term, (int)klen, p, (int)klen, p);
+				return pmc_error(-EINVAL, err, errlen,
+						 "'%s': %.*s needs a value 0..255 (e.g. %.*s=0x1)",
+						 term, (int)klen, p, (int)klen, p);
 			if (KEY("event")) {
 				ev->event = (uint32_t)v;
 				have_event = true;
@@ -138,8 +124,8 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 			}
 		} else if (KEY("inv") || KEY("edge")) {
 			if (eq && !(parse_num(eq + 1, (size_t)(stop - eq - 1), 1, &v)))
-				return fail(err, errlen, "'%s': %.*s takes no value, or 0/1",
-					    term, (int)klen, p);
+				return pmc_error(-EINVAL, err, errlen, "'%s': %.*s takes no value, or 0/1",
+						 term, (int)klen, p);
 			if (!eq)
 				v = 1;
 			/* The last occurrence wins, as for the numeric fields. */
@@ -148,21 +134,21 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 			else
 				ev->flags &= ~(KEY("inv") ? PMCDRV_EVF_INV : PMCDRV_EVF_EDGE);
 		} else if (KEY("any") || KEY("pc") || KEY("int") || KEY("en")) {
-			return fail(err, errlen,
-				    "'%s': %.*s cannot be set: pmcdrv controls EN, INT, AnyThread and pin control itself",
-				    term, (int)klen, p);
+			return pmc_error(-EINVAL, err, errlen,
+					 "'%s': %.*s cannot be set: pmcdrv controls EN, INT, AnyThread and pin control itself",
+					 term, (int)klen, p);
 		} else {
-			return fail(err, errlen,
-				    "'%s': unknown field '%.*s' (fields: event, umask, cmask, inv, edge)",
-				    term, (int)klen, p);
+			return pmc_error(-EINVAL, err, errlen,
+					 "'%s': unknown field '%.*s' (fields: event, umask, cmask, inv, edge)",
+					 term, (int)klen, p);
 		}
 #undef KEY
 		if (comma && comma + 1 == end)
-			return fail(err, errlen, "'%s': empty field inside cpu/.../", term);
+			return pmc_error(-EINVAL, err, errlen, "'%s': empty field inside cpu/.../", term);
 		p = comma ? comma + 1 : end;
 	}
 	if (!have_event)
-		return fail(err, errlen, "'%s': cpu/.../ needs event=", term);
+		return pmc_error(-EINVAL, err, errlen, "'%s': cpu/.../ needs event=", term);
 	return 0;
 }
 
@@ -176,9 +162,10 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *e
 	char t[PMC_EVENT_NAME_MAX];
 
 	if (!n)
-		return fail(err, errlen, "empty event in the list (two commas, or a trailing comma?)");
+		return pmc_error(-EINVAL, err, errlen,
+				 "empty event in the list (two commas, or a trailing comma?)");
 	if (n >= sizeof(t))
-		return fail(err, errlen, "event '%.*s...' is too long", 20, term);
+		return pmc_error(-EINVAL, err, errlen, "event '%.*s...' is too long", 20, term);
 	memcpy(t, term, n);
 	t[n] = '\0';
 	memset(out, 0, sizeof(*out));
@@ -196,12 +183,12 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *e
 			else if (colon[i] == 'k')
 				mode |= PMCDRV_EVF_KERNEL;
 			else
-				return fail(err, errlen,
-					    "'%s': unknown modifier '%c' (supported: u = user, k = kernel)",
-					    t, colon[i]);
+				return pmc_error(-EINVAL, err, errlen,
+						 "'%s': unknown modifier '%c' (supported: u = user, k = kernel)",
+						 t, colon[i]);
 		}
 		if (!mode)
-			return fail(err, errlen, "'%s': empty modifier after ':' (use :u, :k or :uk)", t);
+			return pmc_error(-EINVAL, err, errlen, "'%s': empty modifier after ':' (use :u, :k or :uk)", t);
 	}
 
 	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
@@ -211,9 +198,9 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *e
 			continue;
 		if (ne->arch < 0) {
 			if (mode)
-				return fail(err, errlen,
-					    "'%s': :u/:k apply to hardware events; %s counts the task in both modes",
-					    t, ne->name);
+				return pmc_error(-EINVAL, err, errlen,
+						 "'%s': :u/:k apply to hardware events; %s counts the task in both modes",
+						 t, ne->name);
 			ev->type = PMCDRV_EVENT_SW;
 			ev->sw_id = ne->sw_id;
 			return 0;
@@ -227,20 +214,20 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *e
 	ev->type = PMCDRV_EVENT_HW;
 	if (body_len > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
 		if (!parse_hex(t + 2, body_len - 2, &v))
-			return fail(err, errlen, "'%s': not a hexadecimal code", t);
+			return pmc_error(-EINVAL, err, errlen, "'%s': not a hexadecimal code", t);
 		if (v > 0xffff)
-			return fail(err, errlen,
-				    "'%s': a code is umask<<8 | event (0x0000..0xffff); for cmask/inv/edge use r<hex> or cpu/event=..,cmask=../",
-				    t);
+			return pmc_error(-EINVAL, err, errlen,
+					 "'%s': a code is umask<<8 | event (0x0000..0xffff); for cmask/inv/edge use r<hex> or cpu/event=..,cmask=../",
+					 t);
 		ev->event = (uint32_t)(v & 0xff);
 		ev->umask = (uint32_t)(v >> 8);
 	} else if (body_len > 1 && t[0] == 'r') {
 		if (!parse_hex(t + 1, body_len - 1, &v))
-			return fail(err, errlen, "'%s': r needs a hexadecimal raw config (e.g. r01c2)", t);
+			return pmc_error(-EINVAL, err, errlen, "'%s': r needs a hexadecimal raw config (e.g. r01c2)", t);
 		if (v & ~RAW_ALLOWED)
-			return fail(err, errlen,
-				    "'%s': raw bits 0x%llx are not allowed: only event, umask, edge (bit 18), inv (bit 23) and cmask (bits 31:24); use :u/:k for modes",
-				    t, (unsigned long long)(v & ~RAW_ALLOWED));
+			return pmc_error(-EINVAL, err, errlen,
+					 "'%s': raw bits 0x%llx are not allowed: only event, umask, edge (bit 18), inv (bit 23) and cmask (bits 31:24); use :u/:k for modes",
+					 t, (unsigned long long)(v & ~RAW_ALLOWED));
 		ev->event = (uint32_t)(v & RAW_EVENT);
 		ev->umask = (uint32_t)((v & RAW_UMASK) >> PMC_EVTSEL_UMASK_SHIFT);
 		ev->cmask = (uint32_t)((v & RAW_CMASK) >> PMC_EVTSEL_CMASK_SHIFT);
@@ -254,13 +241,14 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *e
 		if (ret)
 			return ret;
 	} else {
-		return fail(err, errlen, "unknown event '%.*s' (see 'pmcctl list' for names and syntax)",
-			    (int)body_len, t);
+		return pmc_error(-EINVAL, err, errlen,
+				 "unknown event '%.*s' (see 'pmcctl list' for names and syntax)",
+				 (int)body_len, t);
 	}
 done:
 	ev->flags |= mode ? mode : (PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL);
 	if ((ev->flags & PMCDRV_EVF_INV) && !ev->cmask)
-		return fail(err, errlen, "'%s': inv needs a non-zero cmask", t);
+		return pmc_error(-EINVAL, err, errlen, "'%s': inv needs a non-zero cmask", t);
 	return 0;
 }
 
@@ -270,20 +258,20 @@ int pmc_evlist_parse(struct pmc_evlist *l, const char *arg, char *err, size_t er
 	int ret;
 
 	if (!*arg)
-		return fail(err, errlen, "empty event list");
+		return pmc_error(-EINVAL, err, errlen, "empty event list");
 	for (;;) {
 		/* Commas inside cpu/.../ separate fields, not events. */
 		if (!strncmp(start, "cpu/", 4)) {
 			close = strchr(start + 4, '/');
 			if (!close)
-				return fail(err, errlen, "'%s': cpu/... is missing its closing '/'",
-					    start);
+				return pmc_error(-EINVAL, err, errlen, "'%s': cpu/... is missing its closing '/'",
+						 start);
 			end = close + strcspn(close, ",");
 		} else {
 			end = start + strcspn(start, ",");
 		}
 		if (l->n >= PMCDRV_MAX_EVENTS)
-			return fail(err, errlen, "more than %d events", PMCDRV_MAX_EVENTS);
+			return pmc_error(-EINVAL, err, errlen, "more than %d events", PMCDRV_MAX_EVENTS);
 		ret = parse_term(start, (size_t)(end - start), &l->ev[l->n], err, errlen);
 		if (ret)
 			return ret;

@@ -3,12 +3,15 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "libpmc.h"
+#include "libpmc_error.h"
 
 struct pmc_session {
 	int fd;
@@ -174,4 +177,16 @@ int pmc_cpuid_info(struct pmcdrv_info *info, enum pmc_decode_err *decode_err)
 const char *pmc_arch_event_name(unsigned int bit)
 {
 	return bit < PMC_ARCH_NR_EVENTS ? pmc_arch_events[bit].name : NULL;
+}
+
+int pmc_error(int ret, char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
 }
