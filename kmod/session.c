@@ -592,14 +592,10 @@ static void pmc_ipi_cpu_start(void *info)
 /* Stop a CPU session and give its CPU back.  Called with s->lock held. */
 static void pmc_cpu_detach(struct pmc_session *s)
 {
-	struct pmc_ipi_arg a = { .s = s, .stop = true };
-
 	mutex_lock(&pmc_global_lock);
 	cpus_read_lock();
 	WRITE_ONCE(per_cpu(pmc_cpu_owner, s->cpu), NULL);
-	/* An offline CPU stopped the session in its teardown callback. */
-	if (cpu_online(s->cpu))
-		smp_call_function_single(s->cpu, pmc_ipi_fold, &a, 1);
+	pmc_session_fold_all(s, true, false);
 	pmc_cpu_sessions--;
 	cpus_read_unlock();
 	mutex_unlock(&pmc_global_lock);
