@@ -388,13 +388,55 @@ static int set_online(int cpu, int on)
 	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+/* A session configured with task-clock alone. */
+static int sw_session(void)
+{
+	struct pmcdrv_config c = sw_config();
+	int fd = xopen();
+
+	io(fd, PMCDRV_IOC_CONFIG, &c);
+	return fd;
+}
+
+/*
+ * CPU-0 ATTACH on @fd from a child that is nobody (uid/gid 65534), chrooted
+ * first into @root when given, which gets a forged perf_event_paranoid of
+ * -1.  Returns the errno, or 98/99 when the child could not be set up.
+ */
+static int attach_cpu_as_nobody(int fd, const char *root)
+{
+	char path[128];
+	int status;
+	pid_t child;
+	FILE *f;
+
+	child = fork();
+	if (child == 0) {
+		if (root) {
+			snprintf(path, sizeof(path), "mkdir -p %s/proc/sys/kernel", root);
+			if (system(path))
+				_exit(98);
+			snprintf(path, sizeof(path), "%s/proc/sys/kernel/perf_event_paranoid", root);
+			f = fopen(path, "w");
+			if (!f || fputs("-1\n", f) < 0 || fclose(f))
+				_exit(98);
+			if (chroot(root) || chdir("/"))
+				_exit(99);
+		}
+		if (setgid(65534) || setuid(65534))
+			_exit(99);
+		_exit(attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0));
+	}
+	waitpid(child, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* CPU sessions: ATTACH with PMCDRV_ATTACH_CPU, its errnos, counting, hotplug. */
 static void test_cpu_sessions(void)
 {
 	struct pmcdrv_config c = sw_config();
 	struct pmcdrv_read r1, r2, r3;
-	int fd, fd2, e, status, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	pid_t child;
+	int fd, fd2, e, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
 	fd = xopen();
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 4096);
@@ -421,9 +463,7 @@ static void test_cpu_sessions(void)
 	CHECK(&st, e == EOPNOTSUPP, "cpu attach: context-switches configured -> EOPNOTSUPP", "errno %d", e);
 	close(fd);
 
-	c = sw_config();
-	fd = xopen();
-	io(fd, PMCDRV_IOC_CONFIG, &c);
+	fd = sw_session();
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == 0, "cpu attach: CPU 0 -> ok", "errno %d", e);
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
@@ -436,9 +476,7 @@ static void test_cpu_sessions(void)
 	      "cpu read: ATTACHED, no tasks, task-clock is the CPU's time (>= 50 ms after 50 ms)",
 	      "n %u tasks %u flags 0x%x clock %llu", r1.nr_events, r1.nr_tasks, r1.flags,
 	      (unsigned long long)r1.values[0]);
-	fd2 = xopen();
-	c = sw_config();
-	io(fd2, PMCDRV_IOC_CONFIG, &c);
+	fd2 = sw_session();
 	e = attach_cpu_errno(fd2, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == EBUSY, "cpu attach: CPU already counted -> EBUSY", "errno %d", e);
 	e = attach_cpu_errno(fd2, 0, 0, 0);
@@ -464,50 +502,23 @@ static void test_cpu_sessions(void)
 	close(fd);
 
 	/* Task sessions first: then a CPU session is refused. */
-	fd2 = xopen();
-	c = sw_config();
-	io(fd2, PMCDRV_IOC_CONFIG, &c);
+	fd2 = sw_session();
 	e = attach_cpu_errno(fd2, 0, 0, 0);
 	CHECK(&st, e == 0, "task attach after the CPU session closed -> ok", "errno %d", e);
-	fd = xopen();
-	c = sw_config();
-	io(fd, PMCDRV_IOC_CONFIG, &c);
+	fd = sw_session();
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == EBUSY, "cpu attach while a task session counts -> EBUSY", "errno %d", e);
 	close(fd);
 	close(fd2);
 
 	/* Not root: counting a CPU needs CAP_PERFMON while perf_event_paranoid > 0. */
-	fd = xopen();
-	c = sw_config();
-	io(fd, PMCDRV_IOC_CONFIG, &c);
-	child = fork();
-	if (child == 0) {
-		if (setgid(65534) || setuid(65534))
-			_exit(99);
-		_exit(attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0));
-	}
-	waitpid(child, &status, 0);
-	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == EACCES,
-	      "cpu attach as nobody (paranoid > 0) -> EACCES", "status 0x%x", status);
+	fd = sw_session();
+	e = attach_cpu_as_nobody(fd, NULL);
+	CHECK(&st, e == EACCES, "cpu attach as nobody (paranoid > 0) -> EACCES", "result %d", e);
 	/* The sysctl is read through init's root: a chroot with a forged one changes nothing. */
-	child = fork();
-	if (child == 0) {
-		FILE *f;
-
-		if (system("mkdir -p /tmp/fakeroot/proc/sys/kernel"))
-			_exit(98);
-		f = fopen("/tmp/fakeroot/proc/sys/kernel/perf_event_paranoid", "w");
-		if (!f || fputs("-1\n", f) < 0 || fclose(f))
-			_exit(98);
-		if (chroot("/tmp/fakeroot") || chdir("/") || setgid(65534) || setuid(65534))
-			_exit(99);
-		_exit(attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0));
-	}
-	waitpid(child, &status, 0);
-	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == EACCES,
-	      "cpu attach as nobody in a chroot with a forged paranoid -1 -> EACCES", "status 0x%x",
-	      status);
+	e = attach_cpu_as_nobody(fd, "/tmp/fakeroot");
+	CHECK(&st, e == EACCES, "cpu attach as nobody in a chroot with a forged paranoid -1 -> EACCES",
+	      "result %d", e);
 	close(fd);
 
 	/* Hardware: a CPU session on our CPU sees our instructions. */
@@ -562,9 +573,7 @@ static void test_cpu_sessions(void)
 	CHECK(&st, r1.values[0] == r2.values[0] && r1.values[0] > 0,
 	      "cpu: nothing counted while the CPU is offline", "%llu -> %llu",
 	      (unsigned long long)r1.values[0], (unsigned long long)r2.values[0]);
-	fd2 = xopen();
-	c = sw_config();
-	io(fd2, PMCDRV_IOC_CONFIG, &c);
+	fd2 = sw_session();
 	e = attach_cpu_errno(fd2, PMCDRV_ATTACH_CPU, 0, 1);
 	CHECK(&st, e == ENXIO, "cpu attach: offline CPU -> ENXIO", "errno %d", e);
 	close(fd2);

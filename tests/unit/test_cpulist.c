@@ -20,10 +20,7 @@
 #include <unistd.h>
 
 #include "libpmc.h"
-
-void register_cpulist_tests(void);
-
-#define N_ELEMS(a)	(sizeof(a) / sizeof((a)[0]))
+#include "unit.h"
 
 /* An assertion with a formatted failure message. */
 #define CHECKF(cond, ...)							\
@@ -607,10 +604,7 @@ static void test_online_sys(void)
 
 void register_cpulist_tests(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct unit_test tests[] = {
 		{ "accepted lists", test_accepts },
 		{ "CPU_SETSIZE - 1 and the full set", test_accept_limits },
 		{ "rejected lists", test_rejects },
@@ -626,12 +620,5 @@ void register_cpulist_tests(void)
 		{ "online CPUs: errors", test_online_errors },
 		{ "online CPUs: /sys", test_online_sys },
 	};
-	CU_pSuite suite;
-	size_t i;
-
-	suite = CU_add_suite("cpulist", NULL, NULL);
-	if (!suite)
-		return;
-	for (i = 0; i < N_ELEMS(tests); i++)
-		CU_add_test(suite, tests[i].name, tests[i].fn);
+	UNIT_ADD_SUITE("cpulist", tests);
 }

@@ -17,10 +17,7 @@
 #include <string.h>
 
 #include "libpmc.h"
-
-void register_event_tests(void);
-
-#define N_ELEMS(a)	(sizeof(a) / sizeof((a)[0]))
+#include "unit.h"
 
 #define HW	PMCDRV_EVENT_HW
 #define SW	PMCDRV_EVENT_SW
@@ -895,10 +892,7 @@ static void test_default_fields(void)
 
 void register_event_tests(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct unit_test tests[] = {
 		{ "names and aliases", test_names },
 		{ "0x, r and cpu/.../ codes", test_codes },
 		{ ":u, :k, :uk, :ku and the default", test_modifiers },
@@ -919,12 +913,5 @@ void register_event_tests(void)
 		{ "default set", test_default },
 		{ "default set fields", test_default_fields },
 	};
-	CU_pSuite suite;
-	size_t i;
-
-	suite = CU_add_suite("events", NULL, NULL);
-	if (!suite)
-		return;
-	for (i = 0; i < N_ELEMS(tests); i++)
-		CU_add_test(suite, tests[i].name, tests[i].fn);
+	UNIT_ADD_SUITE("events", tests);
 }

@@ -10,6 +10,7 @@
 
 #include <pmcdrv/pmu.h>
 #include "output.h"
+#include "unit.h"
 
 /* ---- CPUID leaf 0AH decoding, vectors from real CPUs and bad leaves ---- */
 
@@ -429,16 +430,20 @@ static void test_json_string(void)
 	free(buf);
 }
 
-void register_event_tests(void);	/* tests/unit/test_events.c */
-void register_cpulist_tests(void);	/* tests/unit/test_cpulist.c */
-void register_report_tests(void);	/* tests/unit/test_report.c */
+void unit_add_suite(const char *name, const struct unit_test *tests, size_t n)
+{
+	CU_pSuite suite = CU_add_suite(name, NULL, NULL);
+	size_t i;
+
+	if (!suite)
+		return;
+	for (i = 0; i < n; i++)
+		CU_add_test(suite, tests[i].name, tests[i].fn);
+}
 
 int main(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct unit_test tests[] = {
 		{ "decode CPUID.0AH vectors", test_decode_vectors },
 		{ "counter mask", test_counter_mask },
 		{ "describe CPU from CPUID", test_describe_cpu },
@@ -455,18 +460,14 @@ int main(void)
 		{ "JSON strings", test_json_string },
 		{ "periodic fold period", test_fold_period },
 	};
-	CU_pSuite suite;
 	unsigned int run, failed;
-	size_t i;
 
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	register_event_tests();
 	register_cpulist_tests();
 	register_report_tests();
-	suite = CU_add_suite("pmu_logic", NULL, NULL);
-	for (i = 0; i < ARRAY_SIZE(tests); i++)
-		CU_add_test(suite, tests[i].name, tests[i].fn);
+	UNIT_ADD_SUITE("pmu_logic", tests);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	run = CU_get_number_of_tests_run();

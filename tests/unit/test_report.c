@@ -23,11 +23,9 @@
 #include <unistd.h>
 
 #include "libpmc.h"
+#include "unit.h"
 #include "report.h"
 
-void register_report_tests(void);
-
-#define N_ELEMS(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_ROWS	64
 
 /* ---- golden files ------------------------------------------------------- */
@@ -1041,10 +1039,7 @@ static void test_spread(void)
 
 void register_report_tests(void)
 {
-	static const struct {
-		const char *name;
-		CU_TestFunc fn;
-	} tests[] = {
+	static const struct unit_test tests[] = {
 		{ "JSON checker rejects bad JSON", test_json_checker },
 		{ "jq check tells objects from the rest", test_jq_checker },
 		{ "golden mismatch message", test_mismatch_message },
@@ -1064,12 +1059,5 @@ void register_report_tests(void)
 		{ "note: text only", test_note },
 		{ "events by code, long names, big counts", test_raw_names },
 	};
-	CU_pSuite suite;
-	size_t i;
-
-	suite = CU_add_suite("report", NULL, NULL);
-	if (!suite)
-		return;
-	for (i = 0; i < N_ELEMS(tests); i++)
-		CU_add_test(suite, tests[i].name, tests[i].fn);
+	UNIT_ADD_SUITE("report", tests);
 }
