@@ -1,14 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# pmcdrv: kernel module (kmod/), libpmc + pmcctl (user/), tests, guest lane.
-#
-#   make            build kmod/pmcdrv.ko against KDIR and the user-space tools
-#   make deps       install every Debian package the build, tests and guest need
-#   make check      all tests: unit (ASan+UBSan), kbuild W=1/sparse, in-guest
-#   make demo       boot the guest, load pmcdrv, show it working
+# pmcdrv: the kernel module (kmod/), the pure logic it shares with user space
+# (common/), libpmc (libpmc/), pmcctl (pmcctl/), tests and the guest lane.
 #
 # Variables: KDIR (kernel build tree), PMCDRV_CACHE (slow builds, default
-# /var/cache/pmcdrv), GUEST_FLAVOUR (Debian kernel flavour of the guest).
+# /var/cache/pmcdrv), GUEST_FLAVOUR (Debian kernel flavour of the guest),
+# CFLAGS (yours; default -O2), WERROR=1 (warnings are errors; make check sets it).
 
 KDIR		?= /lib/modules/$(shell uname -r)/build
 PMCDRV_CACHE	?= /var/cache/pmcdrv
@@ -16,31 +13,39 @@ GUEST_FLAVOUR	?= cloud-amd64
 export PMCDRV_CACHE GUEST_FLAVOUR
 
 CC		?= cc
-CFLAGS_COMMON	:= -std=gnu11 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-		   -Wmissing-prototypes -Wformat=2 -D_GNU_SOURCE \
-		   -Iinclude -Iinclude/uapi -Iuser
+WARNINGS	:= -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+CFLAGS_COMMON	:= -std=gnu11 -g $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) \
+		   -D_GNU_SOURCE -MMD -MP -Iinclude -Iinclude/uapi -Ilibpmc
 CFLAGS		?= -O2
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 B		:= build
-LIBPMC_SRCS	:= user/libpmc.c user/msr.c user/events.c user/cpulist.c kmod/pmu_logic.c
-LIBPMC_HDRS	:= user/libpmc.h user/libpmc_error.h include/pmcdrv/pmu.h include/pmcdrv/shim.h include/uapi/linux/pmcdrv.h
-PMCCTL_SRCS	:= user/pmcctl.c user/cmd_run.c user/cmd_stat.c user/msr_run.c user/output.c user/report.c
+COMMON_SRCS	:= common/pmu_logic.c
+LIBPMC_SRCS	:= $(wildcard libpmc/*.c)
+PMCCTL_SRCS	:= $(wildcard pmcctl/*.c)
+# pmcctl's pure formatting, also held against golden files by the unit tests.
+REPORT_SRCS	:= pmcctl/output.c pmcctl/report.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))
 PROG_SRCS	:= $(wildcard tests/progs/*.S)
 PROG_BINS	:= $(patsubst tests/progs/%.S,$(B)/progs/%,$(PROG_SRCS))
 
+obj		= $(patsubst %.c,$(B)/obj/%.o,$(1))
+uobj		= $(patsubst %.c,$(B)/unit-obj/%.o,$(1))
+LIBPMC_OBJS	:= $(call obj,$(LIBPMC_SRCS) $(COMMON_SRCS))
+PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
+UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS))
+
 .PHONY: all module user tests deps check unit kbuild-check guest-check demo clean help
 
-all: module user
+all: module user ## build kmod/pmcdrv.ko against KDIR and the user-space tools
 
-help:
-	@sed -n '3,13p' Makefile
+help: ## this list
+	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  make \1\t\2/p' $(MAKEFILE_LIST) | expand -t 22
 
 # ---- kernel module -------------------------------------------------------
-module:
+module: ## kmod/pmcdrv.ko only
 	@if [ ! -d "$(KDIR)" ]; then \
 	  echo "error: no kernel build tree at KDIR=$(KDIR)" >&2; \
 	  echo "  install the headers of the running kernel (apt-get install linux-headers-$$(uname -r))," >&2; \
@@ -49,31 +54,31 @@ module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # ---- user space ----------------------------------------------------------
-user: $(B)/bin/pmcctl $(B)/libpmc.a
+user: $(B)/bin/pmcctl $(B)/libpmc.a ## libpmc and pmcctl only
 
-$(B)/user/%.o: user/%.c $(LIBPMC_HDRS) user/output.h user/pmcctl.h user/report.h
+$(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
 
-$(B)/user/pmu_logic.o: kmod/pmu_logic.c $(LIBPMC_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
-
-$(B)/libpmc.a: $(B)/user/libpmc.o $(B)/user/msr.o $(B)/user/events.o $(B)/user/cpulist.o $(B)/user/pmu_logic.o
+$(B)/libpmc.a: $(LIBPMC_OBJS)
 	$(AR) rcs $@ $^
 
-$(B)/bin/pmcctl: $(patsubst user/%.c,$(B)/user/%.o,$(PMCCTL_SRCS)) $(B)/libpmc.a
+$(B)/bin/pmcctl: $(PMCCTL_OBJS) $(B)/libpmc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 # ---- tests ---------------------------------------------------------------
-# Unit tests: the shared logic and libpmc, compiled again under ASan+UBSan.
-$(B)/tests/unit: $(UNIT_SRCS) $(LIBPMC_SRCS) user/output.c user/report.c $(LIBPMC_HDRS) user/output.h user/report.h tests/lib/check.h tests/unit/unit.h
+# Unit tests: the shared logic, libpmc and pmcctl's reports, again under ASan+UBSan.
+$(B)/unit-obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Wno-missing-field-initializers -O1 $(SANITIZE) -Itests/lib -o $@ $(UNIT_SRCS) $(LIBPMC_SRCS) user/output.c user/report.c -lcunit -lm
+	$(CC) $(CFLAGS_COMMON) -Wno-missing-field-initializers -O1 $(SANITIZE) -Itests/lib -Ipmcctl -c -o $@ $<
+
+$(B)/tests/unit: $(UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(SANITIZE) -o $@ $^ -lcunit -lm
 
 # Programs run inside the guest.
-$(B)/tests/%: tests/guest/%.c $(B)/libpmc.a tests/lib/check.h
+$(B)/tests/%: tests/guest/%.c $(B)/libpmc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -Itests/lib -o $@ $< $(B)/libpmc.a
 
@@ -82,29 +87,28 @@ $(B)/progs/%: tests/progs/%.S
 	@mkdir -p $(dir $@)
 	$(CC) -nostdlib -static -no-pie -o $@ $<
 
-tests: user $(B)/tests/unit $(GUEST_BINS) $(PROG_BINS)
+tests: user $(B)/tests/unit $(GUEST_BINS) $(PROG_BINS) ## tools, unit tests and the guest's test programs
 
-deps:
+deps: ## install every Debian package the build, tests and guest need
 	tests/deps.sh
 
-unit: $(B)/tests/unit
+unit: $(B)/tests/unit ## unit tests (CUnit, ASan+UBSan)
 	$(B)/tests/unit
 
-# The module must build without warnings at W=1 and under sparse (C=1).
-kbuild-check:
+kbuild-check: ## the module at W=1 and under sparse, checkpatch --strict
 	tests/kbuild-check.sh
 
-guest-check: tests
+guest-check: tests ## the guest tests with the emulated PMU
 	tests/vm/run -- tests/guest/run-all
 
-check:
+check: ## every test: unit, kernel-code gates, in-guest; ends "N passed, N failed"
 	tests/check.sh
 
-demo:
+demo: ## boot the guest, load pmcdrv, show it working
 	tests/demo.sh
 
-clean:
+clean: ## remove build/ and the module's build products
 	rm -rf $(B)
 	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean >/dev/null
-	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd kmod/modules.order \
-	      modules.order Module.symvers .*.cmd kmod/Module.symvers
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

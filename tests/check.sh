@@ -3,7 +3,7 @@
 #
 # make check: every test of the project, on a fresh Debian 12 machine as root.
 #   1. deps     install what is missing (tests/deps.sh)
-#   2. build    libpmc, pmcctl, test programs; pmcdrv.ko against the guest kernel
+#   2. build    libpmc, pmcctl, test programs (WERROR=1); pmcdrv.ko against the guest kernel
 #   3. unit     shared logic and libpmc under ASan+UBSan (CUnit)
 #      man      docs/pmcctl.1 renders cleanly and matches every --help
 #   4. kbuild   module at W=1 + sparse, checkpatch --strict
@@ -43,7 +43,7 @@ stage() {
 
 build() {
 	eval "$(tests/vm/kernel)" || return 1
-	make -s tests && make -s module KDIR="$GUEST_KDIR"
+	make -s WERROR=1 tests && make -s module KDIR="$GUEST_KDIR"
 }
 
 # The PREEMPT_RT module is built from a copy, so both builds can coexist.
@@ -51,9 +51,9 @@ build_rt() {
 	local k
 	k=$(GUEST_FLAVOUR=rt-amd64 tests/vm/kernel) || return 1
 	eval "$k"
-	rm -rf build/rt && mkdir -p build/rt && cp -r kmod include build/rt/ &&
-	(cd build/rt/kmod && rm -f -- *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers) &&
-	make -s -C "$GUEST_KDIR" M="$PWD/build/rt/kmod" modules
+	rm -rf build/rt && mkdir -p build/rt && cp -r Kbuild kmod common include build/rt/ &&
+	make -s -C "$GUEST_KDIR" M="$PWD/build/rt" clean &&
+	make -s -C "$GUEST_KDIR" M="$PWD/build/rt" modules
 }
 
 stage deps tests/deps.sh || { echo "make check: cannot install dependencies" >&2; exit 1; }

@@ -52,7 +52,7 @@ if [ -x "$ckdir/checkpatch.pl" ]; then
 		grep -E ': (WARNING|ERROR|CHECK):' || true; }
 	# compat.h exists to test kernel versions; shim.h's user-space half must use stdint.
 	out=$(ck -f $(ls kmod/*.c kmod/*.h | grep -v -e '\.mod\.c$' -e '/compat\.h$') \
-		include/pmcdrv/pmu.h include/uapi/linux/pmcdrv.h
+		common/*.c include/pmcdrv/pmu.h include/uapi/linux/pmcdrv.h
 	      ck --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kmod/compat.h
 	      ck --ignore PREFER_KERNEL_TYPES -f include/pmcdrv/shim.h)
 	if [ -z "$out" ]; then

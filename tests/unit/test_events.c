@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of pmcctl's event syntax (-e), user/events.c: every accepted
+ * Unit tests of pmcctl's event syntax (-e), libpmc/events.c: every accepted
  * form with the exact ABI event it produces, every rejected form with
  * -EINVAL and a message naming the offending term, the 16-event limit,
  * pmc_evlist_default() and pmc_event_known_name().
@@ -576,7 +576,7 @@ static void test_err_buffer(void)
 	CU_ASSERT_EQUAL(l.n, 1);
 }
 
-/* ---- bugs: these fail until user/events.c is fixed ---------------------- */
+/* ---- bugs: these fail until libpmc/events.c is fixed ---------------------- */
 
 /*
  * Field values are "decimal or 0x hex" (parse_num's comment; perf reads

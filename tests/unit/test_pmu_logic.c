@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the shared pure logic (kmod/pmu_logic.c, compiled here
+ * Unit tests of the shared pure logic (common/pmu_logic.c, compiled here
  * unchanged) and of pmcctl's output helpers, run under ASan+UBSan.
  */
 #include <CUnit/Basic.h>

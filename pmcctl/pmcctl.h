@@ -17,7 +17,7 @@ enum pmcctl_exit {
 /* What to do when the device could not be opened with -errno @err. */
 const char *pmcctl_module_hint(int err);
 
-/* Shared by the counting commands (cmd_run.c, cmd_stat.c). */
+/* Shared by the counting commands (builtin-run.c, builtin-compare.c, builtin-stat.c). */
 #include <signal.h>
 #include <stdio.h>
 #include "libpmc.h"
@@ -66,6 +66,8 @@ double now_s(void);
 bool parse_long(const char *arg, long min, long max, long *out);
 /* The pmcdrv device did not open with -errno @err: say so and the fix; returns exit code 3. */
 int device_error(const char *cmd, const char *device, int err);
+/* In a forked child: tell the parent through @fd that step @stage (0 attach, 1 exec) failed with errno @err, and exit. */
+void child_report_fail(int fd, int stage, int err) __attribute__((noreturn));
 /* Shell-style exit code of a waited child's status. */
 int child_exit_code(int status);
 /* Print what a session call's -errno means and its fix; returns the exit code. */
@@ -80,6 +82,7 @@ int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_info(int argc, char **argv);
 
 /* Is kernel lockdown (integrity or confidentiality) in force? */
 bool lockdown_active(void);
@@ -91,7 +94,7 @@ const char *msr_hint(int err);
  */
 int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, const char *cmd);
 
-/* ---- the MSR fallback of 'pmcctl run' (msr_run.c) ---- */
+/* ---- the MSR fallback of 'pmcctl run' (run-msr.c) ---- */
 struct msr_counting;
 
 struct msr_opts {

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* libpmc: the pmcdrv char device, and CPUID from user space. */
-#include <cpuid.h>
+/* libpmc: sessions, one open of the pmcdrv char device each. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +9,6 @@
 #include <unistd.h>
 
 #include "libpmc.h"
-#include "libpmc_error.h"
 
 struct pmc_session {
 	int fd;
@@ -147,46 +144,4 @@ int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
 	return ioctl(s->fd, PMCDRV_IOC_READ, r) < 0 ? -errno : 0;
-}
-
-static void cpuid_regs(uint32_t leaf, struct pmc_cpuid_regs *r)
-{
-	__cpuid_count(leaf, 0, r->eax, r->ebx, r->ecx, r->edx);
-}
-
-int pmc_cpuid_info(struct pmcdrv_info *info, enum pmc_decode_err *decode_err)
-{
-	struct pmc_cpuid_regs l0, l1, l0a = { 0 };
-	struct pmc_cpu_desc d;
-	long ncpu;
-
-	cpuid_regs(0, &l0);
-	cpuid_regs(1, &l1);
-	if (l0.eax >= PMC_CPUID_LEAF_PERFMON)
-		cpuid_regs(PMC_CPUID_LEAF_PERFMON, &l0a);
-
-	pmc_describe_cpu(&l0, &l1, &l0a, &d);
-	pmc_info_from_desc(&d, info);
-	if (decode_err)
-		*decode_err = d.decode_err;
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	info->nr_cpus = ncpu > 0 ? (uint32_t)ncpu : 0;
-	return 0;
-}
-
-const char *pmc_arch_event_name(unsigned int bit)
-{
-	return bit < PMC_ARCH_NR_EVENTS ? pmc_arch_events[bit].name : NULL;
-}
-
-int pmc_error(int ret, char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* libpmc internal: the message half of its "-errno plus a message in @err" convention. */
-#ifndef PMCDRV_LIBPMC_ERROR_H
-#define PMCDRV_LIBPMC_ERROR_H
+#ifndef PMCDRV_LIBPMC_INTERNAL_H
+#define PMCDRV_LIBPMC_INTERNAL_H
 
 #include <stddef.h>
 
@@ -9,4 +9,4 @@
 int pmc_error(int ret, char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-#endif /* PMCDRV_LIBPMC_ERROR_H */
+#endif /* PMCDRV_LIBPMC_INTERNAL_H */

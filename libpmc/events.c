@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "libpmc.h"
-#include "libpmc_error.h"
+#include "internal.h"
 
 struct named_event {
 	const char *name;

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "libpmc.h"
-#include "libpmc_error.h"
+#include "internal.h"
 
 #define CPULIST_HINT	"write CPUs as 0-3,5"
 #define ONLINE_PATH	"/sys/devices/system/cpu/online"

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * pmcctl: command-line front end of pmcdrv.
- *
- * Exit codes: user/pmcctl.h and docs/pmcctl.md.
- */
+/* pmcctl info: the PMU, the module and the MSR fallback. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
@@ -15,10 +11,6 @@
 #include "libpmc.h"
 #include "output.h"
 #include "pmcctl.h"
-
-#define PMCCTL_VERSION "0.1"
-
-/* ---- pmcctl info ---------------------------------------------------------- */
 
 struct info_report {
 	struct pmcdrv_info info;
@@ -39,54 +31,6 @@ static const char *vendor_str(const struct pmcdrv_info *info, char *buf)
 	memcpy(buf, info->vendor_id, 12);
 	buf[12] = '\0';
 	return buf;
-}
-
-bool lockdown_active(void)
-{
-	char buf[128] = "";
-	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
-
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return strstr(buf, "[integrity]") || strstr(buf, "[confidentiality]");
-}
-
-const char *pmcctl_module_hint(int err)
-{
-	switch (err) {
-	case -ENOENT:
-	case -ENODEV:
-	case -ENXIO:
-		return "pmcdrv is not loaded: sudo insmod kmod/pmcdrv.ko (or modprobe pmcdrv)";
-	case -EACCES:
-	case -EPERM:
-		return "no permission on the device (mode 0600 by default): run as root, or load with devmode=0660 and give your group the device";
-	default:
-		return "the pmcdrv device could not be opened";
-	}
-}
-
-const char *msr_hint(int err)
-{
-	switch (err) {
-	case -ENOENT:
-	case -ENODEV:
-		return "no MSR device: load the msr driver with 'modprobe msr'";
-	case -EACCES:
-	case -EPERM:
-		if (lockdown_active())
-			return "kernel lockdown forbids raw MSR access (/sys/kernel/security/lockdown); boot without lockdown or use pmcdrv";
-		if (geteuid() != 0)
-			return "MSR devices need root or CAP_SYS_RAWIO: run with sudo";
-		return "MSR access denied although root: check CAP_SYS_RAWIO and kernel lockdown";
-	case -ENXIO:
-		return "CPU 0 is offline";
-	default:
-		return "the MSR device could not be opened";
-	}
 }
 
 static void probe_msr(struct info_report *r)
@@ -329,7 +273,7 @@ static void info_usage(FILE *f)
 	      "  -h, --help          this help\n", f);
 }
 
-static int cmd_info(int argc, char **argv)
+int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -374,55 +318,4 @@ static int cmd_info(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
-}
-
-/* ---- top level -------------------------------------------------------------- */
-
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
-} commands[] = {
-	{ "run", cmd_run, "count a command, like perf stat" },
-	{ "stat", cmd_stat, "count whole CPUs: all (-a) or a list (-C), like perf stat -a" },
-	{ "compare", cmd_compare, "count a command with pmcdrv and with perf_event, side by side" },
-	{ "list", cmd_list, "list the events this CPU supports" },
-	{ "info", cmd_info, "show the PMU, the module and the MSR fallback" },
-};
-
-static void usage(FILE *f)
-{
-	size_t i;
-
-	fputs("usage: pmcctl [-h|--help] [-V|--version] COMMAND [ARGS]\n\ncommands:\n", f);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fputs("\n'pmcctl COMMAND --help' describes each command.\n"
-	      "exit codes: 0 ok, 1 failure, 2 usage error, 3 module or PMU unavailable, 4 counters busy;\n"
-	      "'run' and 'stat' return the command's own status (126/127: cannot execute / not found)\n", f);
-}
-
-int main(int argc, char **argv)
-{
-	size_t i;
-
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("pmcctl %s (pmcdrv API %d)\n", PMCCTL_VERSION, PMCDRV_API_VERSION);
-		return EXIT_OK;
-	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "pmcctl: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return EXIT_USAGE;
 }

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pmcctl compare: pmcdrv against perf_event_open(2) on the same command. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libpmc.h"
+#include "output.h"
+#include "pmcctl.h"
+#include "report.h"
+#include "run.h"
+
+/* ---- pmcctl compare ----------------------------------------------------------- */
+
+static void compare_usage(FILE *f)
+{
+	fputs("usage: pmcctl compare [-e LIST] [-r N] [-i] [-j] [-d PATH] [--] CMD [ARGS...]\n"
+	      "\n"
+	      "Count CMD N times through pmcdrv and N times through perf_event_open(2) (this\n"
+	      "program's own calls, same events, inherited, enabled on exec), and print both\n"
+	      "means, their difference, and whether it lies within the run-to-run spread.\n"
+	      "Options as for 'pmcctl run' (-e, -r, -i, -d) and -j for JSON.\n"
+	      "Exit status: 0 when every difference is within the spread, 1 when one is not,\n"
+	      "otherwise as 'pmcctl run'.\n", f);
+}
+
+static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.inherit = inherit;
+	a.exclude_hv = 1;
+	if (ev->type == PMCDRV_EVENT_HW) {
+		/* perf's raw config has the EVTSEL layout. */
+		a.type = PERF_TYPE_RAW;
+		a.config = ev->event | ((uint64_t)ev->umask << PMC_EVTSEL_UMASK_SHIFT) |
+			   ((uint64_t)ev->cmask << PMC_EVTSEL_CMASK_SHIFT);
+		if (ev->flags & PMCDRV_EVF_EDGE)
+			a.config |= PMC_EVTSEL_EDGE;
+		if (ev->flags & PMCDRV_EVF_INV)
+			a.config |= PMC_EVTSEL_INV;
+		a.exclude_user = !(ev->flags & PMCDRV_EVF_USER);
+		a.exclude_kernel = !(ev->flags & PMCDRV_EVF_KERNEL);
+	} else {
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = ev->sw_id == PMCDRV_SW_TASK_CLOCK ? PERF_COUNT_SW_TASK_CLOCK :
+			   ev->sw_id == PMCDRV_SW_CONTEXT_SWITCHES ? PERF_COUNT_SW_CONTEXT_SWITCHES :
+			   PERF_COUNT_SW_CPU_MIGRATIONS;
+	}
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Run CMD once counted by perf_event_open.  -1 on success, else an exit code. */
+static int run_once_perf(const struct run_opts *o, uint64_t *vals)
+{
+	int fds[PMCDRV_MAX_EVENTS], go[2], report[2], msg[2], status, ex = -1;
+	unsigned int i, n = 0;
+	char c = 0;
+	pid_t pid;
+
+	/* go: parent -> child "events attached"; report: child -> parent exec errno. */
+	if (pipe2(go, O_CLOEXEC)) {
+		fprintf(stderr, "pmcctl compare: pipe: %s\n", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (pipe2(report, O_CLOEXEC)) {
+		fprintf(stderr, "pmcctl compare: pipe: %s\n", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		return EXIT_FAIL;
+	}
+	fflush(NULL);
+	pid = fork_command();
+	if (pid < 0) {
+		fprintf(stderr, "pmcctl compare: fork: %s\n", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		close(report[0]);
+		close(report[1]);
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		/* Wait until the parent has attached the events; then report exec errors. */
+		close(go[1]);
+		close(report[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execvp(o->argv[0], o->argv);
+		child_report_fail(report[1], 1, errno);
+	}
+	close(go[0]);
+	close(report[1]);
+	for (n = 0; n < o->c.events.n; n++) {
+		fds[n] = perf_open(&o->c.events.ev[n].ev, o->inherit, pid);
+		if (fds[n] < 0) {
+			fprintf(stderr, "pmcctl compare: perf_event_open for '%s': %s\n",
+				o->c.events.ev[n].name, strerror(errno));
+			ex = errno == EACCES || errno == EPERM ? EXIT_FAIL : EXIT_UNAVAILABLE;
+			break;
+		}
+	}
+	if (ex >= 0) {
+		kill(pid, SIGKILL);
+	} else if (write(go[1], &c, 1) != 1) {
+		kill(pid, SIGKILL);
+		ex = EXIT_FAIL;
+	}
+	close(go[1]);
+	if (ex < 0 && read(report[0], msg, sizeof(msg)) == (ssize_t)sizeof(msg)) {
+		fprintf(stderr, "pmcctl compare: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
+		ex = msg[1] == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+	}
+	close(report[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	child_pid = 0;
+	for (i = 0; i < n; i++) {
+		if (ex < 0 && read(fds[i], &vals[i], sizeof(vals[i])) != sizeof(vals[i])) {
+			fprintf(stderr, "pmcctl compare: reading '%s': %s\n", o->c.events.ev[i].name,
+				strerror(errno));
+			ex = EXIT_FAIL;
+		}
+		close(fds[i]);
+	}
+	return ex;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct stat_acc mine[PMCDRV_MAX_EVENTS], theirs[PMCDRV_MAX_EVENTS];
+	uint64_t pv[PMCDRV_MAX_EVENTS];
+	struct run_result res;
+	struct run_opts o;
+	unsigned int i, r, a;
+	bool all_within = true;
+	char b1[32], b2[32];
+	int ex;
+
+	ex = run_parse_opts(argc, argv, &o, "compare", compare_usage);
+	if (ex >= 0)
+		return ex;
+	if (o.c.csv_sep || o.c.out_path) {
+		fprintf(stderr, "pmcctl compare: -x and -o are options of 'pmcctl run'; use -j for machine-readable output\n");
+		return EXIT_USAGE;
+	}
+	ex = prepare_events(&o.c.events, o.c.device, "compare");
+	if (ex >= 0)
+		return ex;
+	setup_signals();
+	memset(mine, 0, sizeof(mine));
+	memset(theirs, 0, sizeof(theirs));
+	for (r = 0; r < o.repeat; r++) {
+		ex = run_once_task(&o, &res);
+		if (ex >= 0)
+			return ex;
+		for (i = 0; i < o.c.events.n; i++)
+			acc_add(&mine[i], (double)res.r.values[i]);
+	}
+	for (r = 0; r < o.repeat; r++) {
+		ex = run_once_perf(&o, pv);
+		if (ex >= 0)
+			return ex;
+		for (i = 0; i < o.c.events.n; i++)
+			acc_add(&theirs[i], (double)pv[i]);
+	}
+
+	if (!o.c.json) {
+		printf("\n pmcdrv vs perf_event for '");
+		for (a = 0; o.argv[a]; a++)
+			printf("%s%s", a ? " " : "", o.argv[a]);
+		printf("' (%u run%s each):\n\n", o.repeat, o.repeat > 1 ? "s" : "");
+		printf(" %-24s %18s %18s %14s %12s  %s\n", "event", "pmcdrv", "perf_event",
+		       "difference", "spread (sd)", "verdict");
+	}
+	for (i = 0; i < o.c.events.n; i++) {
+		double diff = mine[i].mean - theirs[i].mean;
+		double spread = fmax(acc_sd(&mine[i]), acc_sd(&theirs[i]));
+		bool within = fabs(diff) <= spread;
+		const char *verdict = diff == 0 ? "equal" : within ? "within spread" : "DIFFERENT";
+
+		all_within = all_within && within;
+		if (o.c.json) {
+			printf("{\"event\": ");
+			json_string(stdout, o.c.events.ev[i].name);
+			printf(", \"pmcdrv\": %.3f, \"perf_event\": %.3f, \"difference\": %.3f, \"spread\": %.3f, \"runs\": %u, \"within_spread\": %s}\n",
+			       mine[i].mean, theirs[i].mean, diff, spread, o.repeat, within ? "true" : "false");
+		} else {
+			printf(" %-24s %18s %18s %14.1f %12.1f  %s\n", o.c.events.ev[i].name,
+			       fmt_thousands((uint64_t)llround(mine[i].mean), b1, sizeof(b1)),
+			       fmt_thousands((uint64_t)llround(theirs[i].mean), b2, sizeof(b2)),
+			       diff, spread, verdict);
+		}
+	}
+	if (!o.c.json)
+		printf("\n task-clock is in ns; spread is the larger standard deviation of the two sides.\n\n");
+	return all_within ? EXIT_OK : EXIT_FAIL;
+}

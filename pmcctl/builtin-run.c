@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pmcctl run: count a command through pmcdrv, or through the MSR device without it. */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "libpmc.h"
+#include "pmcctl.h"
+#include "report.h"
+#include "run.h"
+
+static void run_usage(FILE *f)
+{
+	fputs("usage: pmcctl run [options] [--] CMD [ARGS...]\n"
+	      "\n"
+	      "Count CMD (and, by default, every process and thread it creates) from exec to exit.\n"
+	      "\n"
+	      "  -e, --event LIST     events, comma-separated, option may repeat (see 'pmcctl list'):\n"
+	      "                       instructions, cycles, ref-cycles, branches, ...; 0xUUEE (umask<<8|event);\n"
+	      "                       rHEX (perf raw); cpu/event=0xc0,umask=0x1,cmask=1,inv,edge/;\n"
+	      "                       each optionally :u, :k or :uk. Default: task-clock,\n"
+	      "                       context-switches, cpu-migrations, cycles, instructions, branches,\n"
+	      "                       branch-misses (those the CPU offers)\n"
+	      "  -x, --field-separator SEP   CSV output with SEP between fields\n"
+	      "  -j, --json           one JSON object per event\n"
+	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
+	      "  -r, --repeat N       run N times; print means and the spread\n"
+	      "  -i, --no-inherit     count only the first process, not its children and threads\n"
+	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
+	      "      --msr            count through the MSR device even when pmcdrv is loaded (the\n"
+	      "                       default without it): CMD is pinned to one CPU, whose counts\n"
+	      "                       include everything else that runs there\n"
+	      "      --msr-device PATH   MSR device (implies --msr); %d is the CPU number, e.g.\n"
+	      "                       /dev/cpu/%d/msr_safe (default /dev/cpu/N/msr, then msr_safe)\n"
+	      "  -C, --cpu N          MSR path: the CPU to pin CMD to and count (default: pmcctl's)\n"
+	      "  -f, --force          MSR path: use counters someone else has enabled (put back after)\n"
+	      "  -h, --help           this help\n"
+	      "\n"
+	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
+	      "unavailable, 4 counters busy, 126 CMD not executable, 127 CMD not found.\n", f);
+}
+
+/* The command as the report's target: 'CMD ARGS'. */
+static void format_target(char *buf, size_t len, char **argv)
+{
+	size_t o = 0;
+	unsigned int a;
+
+	o += (size_t)snprintf(buf, len, "'");
+	for (a = 0; argv[a] && o < len; a++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", a ? " " : "", argv[a]);
+	if (o < len)
+		snprintf(buf + o, len - o, "'");
+}
+
+/* @mc: counted through the MSR device (the report says what that means), or NULL. */
+static void print_results(FILE *f, const struct run_opts *o, const struct msr_counting *mc,
+			  const struct stat_acc *vals, const struct stat_acc *t_run,
+			  const struct stat_acc *elapsed, const struct stat_acc *ut,
+			  const struct stat_acc *st)
+{
+	struct report_row rows[PMCDRV_MAX_EVENTS];
+	char cmd[512], target[600], note[1024];
+	struct report r = {
+		.format = count_format(&o->c),
+		.sep = o->c.csv_sep,
+		.target = target,
+		.runs = o->repeat,
+		.interval = -1,
+		.time_running = t_run->mean,
+		.elapsed = elapsed->mean,
+		.elapsed_spread_pct = acc_spread_pct(elapsed),
+		.have_rusage = true,
+		.utime = ut->mean,
+		.stime = st->mean,
+	};
+	unsigned int i;
+
+	format_target(cmd, sizeof(cmd), o->argv);
+	if (mc) {
+		msr_counting_target(mc, cmd, target, sizeof(target));
+		msr_counting_note(mc, note, sizeof(note));
+		/* Text carries the note; CSV and JSON stay machine-readable, the warning goes to stderr. */
+		if (r.format == REPORT_TEXT)
+			r.note = note;
+		else
+			fprintf(stderr, "pmcctl run: warning: %s\n", note);
+	} else {
+		snprintf(target, sizeof(target), "%s", cmd);
+	}
+	for (i = 0; i < o->c.events.n; i++) {
+		rows[i] = (struct report_row){
+			.ev = &o->c.events.ev[i],
+			.value = vals[i].mean,
+			.spread_pct = acc_spread_pct(&vals[i]),
+		};
+	}
+	report_print(f, &r, rows, o->c.events.n);
+}
+
+/*
+ * pmcdrv or the MSR device?  Without the module (and without -d) run falls
+ * back to the MSR device, saying so.  Checks the options that belong to one
+ * path.  -1 to go on, or an exit code.
+ */
+static int choose_path(struct run_opts *o)
+{
+	struct pmcdrv_info info;
+	struct pmc_session *s;
+	bool fallback = false;
+	int err, cpu;
+
+	err = pmc_session_open(o->msr ? NULL : o->c.device, &s);
+	if (!err) {
+		err = pmc_session_info(s, &info);
+		pmc_session_close(s);
+		if (!o->msr) {
+			if (o->cpu >= 0 || o->force) {
+				fprintf(stderr, "pmcctl run: -C and -f belong to the MSR path; pmcdrv is loaded and "
+					"counts CMD's own tasks on every CPU (add --msr for the MSR path)\n");
+				return EXIT_USAGE;
+			}
+			return -1;
+		}
+		/* Its sessions reprogram the counters at every context switch: both would be wrong. */
+		if (!err && (info.flags & PMCDRV_INFO_CLAIMED) && !o->force) {
+			fprintf(stderr, "pmcctl run: pmcdrv sessions hold the counters now; the MSR path would corrupt their counts and ours\n"
+				"  fix: wait for them, drop --msr to count through pmcdrv, or --force\n");
+			return EXIT_BUSY;
+		}
+	} else if (!o->msr) {
+		if (o->c.device || (err != -ENOENT && err != -ENODEV && err != -ENXIO))
+			return -1;	/* prepare_events() explains */
+		fprintf(stderr, "pmcctl run: pmcdrv is not loaded (%s: %s): counting one whole CPU through its MSR device instead; "
+			"for per-task counts load pmcdrv (sudo insmod kmod/pmcdrv.ko)\n",
+			PMC_DEFAULT_DEVICE, strerror(-err));
+		o->msr = true;
+		fallback = true;
+	}
+	if (!o->inherit) {
+		fprintf(stderr, "pmcctl run: -i (only CMD's first process) needs pmcdrv's per-task counting; "
+			"the MSR path counts everything on one CPU\n");
+		return fallback ? EXIT_UNAVAILABLE : EXIT_USAGE;
+	}
+	if (o->cpu < 0) {
+		cpu = sched_getcpu();
+		o->cpu = cpu < 0 ? 0 : cpu;
+	}
+	return -1;
+}
+
+static int run_once_msr(struct msr_counting *mc, const struct run_opts *o, struct run_result *res)
+{
+	struct msr_result m;
+	int ex = msr_counting_run(mc, o->argv, &m);
+
+	if (ex >= 0)
+		return ex;
+	memset(res, 0, sizeof(*res));
+	memcpy(res->r.values, m.values, sizeof(res->r.values));
+	res->r.time_running = (uint64_t)llround(m.elapsed * 1e9);
+	res->elapsed = m.elapsed;
+	res->utime = m.utime;
+	res->stime = m.stime;
+	res->status = m.status;
+	return -1;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
+	struct msr_counting *mc = NULL;
+	struct run_result res;
+	unsigned int i, r;
+	FILE *out;
+	int ex, last_status = 0;
+
+	ex = run_parse_opts(argc, argv, &o, "run", run_usage);
+	if (ex >= 0)
+		return ex;
+	ex = choose_path(&o);
+	if (ex >= 0)
+		return ex;
+	if (o.msr) {
+		struct msr_opts mo = { .cpu = o.cpu, .device = o.msr_device, .force = o.force };
+
+		ex = msr_counting_open(&mo, &o.c.events, &mc);
+	} else {
+		ex = prepare_events(&o.c.events, o.c.device, "run");
+	}
+	if (ex >= 0)
+		return ex;
+	out = count_output(&o.c, "run");
+	if (!out) {
+		msr_counting_close(mc);
+		return EXIT_FAIL;
+	}
+	setup_signals();
+
+	memset(vals, 0, sizeof(vals));
+	ex = -1;
+	for (r = 0; r < o.repeat; r++) {
+		ex = mc ? run_once_msr(mc, &o, &res) : run_once_task(&o, &res);
+		if (ex >= 0)
+			break;
+		for (i = 0; i < o.c.events.n; i++)
+			acc_add(&vals[i], (double)res.r.values[i]);
+		acc_add(&t_run, (double)res.r.time_running);
+		acc_add(&elapsed, res.elapsed);
+		acc_add(&ut, res.utime);
+		acc_add(&st, res.stime);
+		last_status = res.status;
+		if (res.r.flags & PMCDRV_READ_LOST_TASKS)
+			fprintf(stderr, "pmcctl run: warning: %llu new tasks could not be tracked (out of memory); counts are low\n",
+				(unsigned long long)res.r.lost_tasks);
+		/* A command killed by a signal ends the repetitions, as with perf. */
+		if (WIFSIGNALED(res.status))
+			break;
+	}
+	if (ex >= 0 && !t_run.n) {
+		if (out != stderr)
+			fclose(out);
+		msr_counting_close(mc);
+		return ex;
+	}
+	print_results(out, &o, mc, vals, &t_run, &elapsed, &ut, &st);
+	msr_counting_close(mc);
+	if (out != stderr && fclose(out)) {
+		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.c.out_path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return ex >= 0 ? ex : child_exit_code(last_status);
+}

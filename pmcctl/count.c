@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pmcctl: the options and event checks the counting commands share. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libpmc.h"
+#include "pmcctl.h"
+#include "report.h"
+
+bool parse_long(const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || n < min || n > max)
+		return false;
+	*out = n;
+	return true;
+}
+
+int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd)
+{
+	char err[256];
+
+	switch (c) {
+	case 'e':
+		if (pmc_evlist_parse(&co->events, arg, err, sizeof(err))) {
+			fprintf(stderr, "pmcctl %s: -e %s: %s\n", cmd, arg, err);
+			return EXIT_USAGE;
+		}
+		return -1;
+	case 'x':
+		if (!*arg) {
+			fprintf(stderr, "pmcctl %s: -x needs a non-empty separator\n", cmd);
+			return EXIT_USAGE;
+		}
+		co->csv_sep = arg;
+		return -1;
+	case 'j':
+		co->json = true;
+		return -1;
+	case 'o':
+		co->out_path = arg;
+		return -1;
+	case 'd':
+		co->device = arg;
+		return -1;
+	default:
+		return -2;
+	}
+}
+
+int count_opts_check(const struct count_opts *co, const char *cmd)
+{
+	if (co->json && co->csv_sep) {
+		fprintf(stderr, "pmcctl %s: -x and --json exclude each other\n", cmd);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+enum report_format count_format(const struct count_opts *co)
+{
+	return co->json ? REPORT_JSON : co->csv_sep ? REPORT_CSV : REPORT_TEXT;
+}
+
+FILE *count_output(const struct count_opts *co, const char *cmd)
+{
+	FILE *f;
+
+	if (!co->out_path)
+		return stderr;
+	f = fopen(co->out_path, "we");
+	if (!f)
+		fprintf(stderr, "pmcctl %s: -o %s: %s\n", cmd, co->out_path, strerror(errno));
+	return f;
+}
+
+int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, const char *cmd)
+{
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	struct pmc_arch_perfmon pm;
+	uint32_t counter[PMCDRV_MAX_EVENTS];
+	unsigned int i;
+	int err;
+
+	if (!events->n)
+		pmc_evlist_default(events, info);
+
+	memset(&cfg, 0, sizeof(cfg));
+	pmc_perfmon_from_info(info, &pm);
+	cfg.nr_events = events->n;
+	for (i = 0; i < events->n; i++)
+		cfg.events[i] = events->ev[i].ev;
+	err = pmc_config_check(&cfg, &pm, ~0ULL, counter, &v);
+	if (err) {
+		if (v.err == PMC_CONFIG_BAD_EVENT)
+			fprintf(stderr, "pmcctl %s: event '%s': %s\n", cmd,
+				events->ev[v.bad_index].name, pmc_config_strerror(&v));
+		else
+			fprintf(stderr, "pmcctl %s: %s\n", cmd, pmc_config_strerror(&v));
+		return err == -ENODEV || err == -EOPNOTSUPP ? EXIT_UNAVAILABLE : EXIT_USAGE;
+	}
+	return -1;
+}
+
+/*
+ * Ask the module what the PMU offers, fill in the default events, and check
+ * the events in user space first, to name an offending one.  Returns -1 to
+ * go on, or an exit code.
+ */
+int prepare_events(struct pmc_evlist *events, const char *device, const char *cmd)
+{
+	struct pmcdrv_info info;
+	struct pmc_session *probe;
+	int err;
+
+	err = pmc_session_open(device, &probe);
+	if (err)
+		return device_error(cmd, device, err);
+	err = pmc_session_info(probe, &info);
+	pmc_session_close(probe);
+	if (err) {
+		fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-err));
+		return EXIT_FAIL;
+	}
+	return check_events(events, &info, cmd);
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pmcctl: what a failure means and its fix, said once for every command. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libpmc.h"
+#include "pmcctl.h"
+
+bool lockdown_active(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strstr(buf, "[integrity]") || strstr(buf, "[confidentiality]");
+}
+
+const char *pmcctl_module_hint(int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ENODEV:
+	case -ENXIO:
+		return "pmcdrv is not loaded: sudo insmod kmod/pmcdrv.ko (or modprobe pmcdrv)";
+	case -EACCES:
+	case -EPERM:
+		return "no permission on the device (mode 0600 by default): run as root, or load with devmode=0660 and give your group the device";
+	default:
+		return "the pmcdrv device could not be opened";
+	}
+}
+
+const char *msr_hint(int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ENODEV:
+		return "no MSR device: load the msr driver with 'modprobe msr'";
+	case -EACCES:
+	case -EPERM:
+		if (lockdown_active())
+			return "kernel lockdown forbids raw MSR access (/sys/kernel/security/lockdown); boot without lockdown or use pmcdrv";
+		if (geteuid() != 0)
+			return "MSR devices need root or CAP_SYS_RAWIO: run with sudo";
+		return "MSR access denied although root: check CAP_SYS_RAWIO and kernel lockdown";
+	case -ENXIO:
+		return "CPU 0 is offline";
+	default:
+		return "the MSR device could not be opened";
+	}
+}
+
+int device_error(const char *cmd, const char *device, int err)
+{
+	fprintf(stderr, "pmcctl %s: %s: %s\n  fix: %s\n", cmd, device ? device : PMC_DEFAULT_DEVICE,
+		strerror(-err), pmcctl_module_hint(err));
+	return EXIT_UNAVAILABLE;
+}
+
+int session_error(const char *cmd, const char *what, int err)
+{
+	switch (err) {
+	case -EBUSY:
+		fprintf(stderr, "pmcctl %s: %s: the counters are busy: perf_events or the NMI watchdog holds the PMU\n"
+			"  fix: sudo sysctl kernel.nmi_watchdog=0, or stop the perf user, then retry\n", cmd, what);
+		return EXIT_BUSY;
+	case -EACCES:
+		fprintf(stderr, "pmcctl %s: %s: counting kernel mode needs CAP_PERFMON (or root) when "
+			"kernel.perf_event_paranoid > 1; use :u events or run as root\n", cmd, what);
+		return EXIT_FAIL;
+	case -ENODEV:
+		fprintf(stderr, "pmcctl %s: %s: this CPU has no architectural performance counters; "
+			"only task-clock, context-switches and cpu-migrations can be counted\n", cmd, what);
+		return EXIT_UNAVAILABLE;
+	case -ENOSPC:
+		fprintf(stderr, "pmcctl %s: %s: more hardware events than counters ('pmcctl info' lists them); "
+			"multiplexing is not supported\n", cmd, what);
+		return EXIT_USAGE;
+	default:
+		fprintf(stderr, "pmcctl %s: %s: %s\n", cmd, what, strerror(-err));
+		return EXIT_FAIL;
+	}
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counting a command through pmcdrv (a task session that follows it from
+ * exec): the options and one run, shared by run and compare.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libpmc.h"
+#include "pmcctl.h"
+#include "run.h"
+
+#define MAX_REPEAT 100000
+
+int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
+		   void (*usage)(FILE *f))
+{
+	bool compare = strcmp(cmd, "run");
+	enum { OPT_MSR = 256, OPT_MSR_DEVICE };
+	static const struct option opts[] = {
+		COUNT_LONGOPTS,
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "msr", no_argument, NULL, OPT_MSR },
+		{ "msr-device", required_argument, NULL, OPT_MSR_DEVICE },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool msr_opt = false;
+	long n;
+	int c, ex;
+
+	memset(o, 0, sizeof(*o));
+	o->inherit = true;
+	o->repeat = 1;
+	o->cpu = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fh", opts, NULL)) != -1) {
+		ex = count_opt(&o->c, c, optarg, cmd);
+		if (ex == -1)
+			continue;
+		if (ex >= 0)
+			return ex;
+		switch (c) {
+		case 'r':
+			if (!parse_long(optarg, 1, MAX_REPEAT, &n)) {
+				fprintf(stderr, "pmcctl %s: -r '%s': give a count from 1 to %d\n",
+					cmd, optarg, MAX_REPEAT);
+				return EXIT_USAGE;
+			}
+			o->repeat = (unsigned int)n;
+			break;
+		case 'i':
+			o->inherit = false;
+			break;
+		case OPT_MSR_DEVICE:
+			if (!*optarg) {
+				fprintf(stderr, "pmcctl %s: --msr-device needs a path\n", cmd);
+				return EXIT_USAGE;
+			}
+			o->msr_device = optarg;
+			/* fall through */
+		case OPT_MSR:
+			o->msr = true;
+			msr_opt = true;
+			break;
+		case 'C':
+			if (!parse_long(optarg, 0, CPU_SETSIZE - 1, &n)) {
+				fprintf(stderr, "pmcctl %s: -C '%s': give a CPU number\n", cmd, optarg);
+				return EXIT_USAGE;
+			}
+			o->cpu = (int)n;
+			msr_opt = true;
+			break;
+		case 'f':
+			o->force = true;
+			msr_opt = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	ex = count_opts_check(&o->c, cmd);
+	if (ex >= 0)
+		return ex;
+	if (compare && msr_opt) {
+		fprintf(stderr, "pmcctl compare: --msr, --msr-device, -C and -f are options of 'pmcctl run'; "
+			"compare measures pmcdrv against perf_event\n");
+		return EXIT_USAGE;
+	}
+	if (o->msr && o->c.device) {
+		fprintf(stderr, "pmcctl %s: -d names the pmcdrv device; with --msr use --msr-device\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "pmcctl %s: no command given\n", cmd);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	o->argv = argv + optind;
+	return -1;	/* go on */
+}
+
+int run_once_task(const struct run_opts *o, struct run_result *res)
+{
+	struct pmc_session *s;
+	struct rusage ru;
+	int pipefd[2], msg[2], err, ex;
+	unsigned int i;
+	ssize_t n;
+	pid_t pid;
+	double t0;
+
+	err = pmc_session_open(o->c.device, &s);
+	if (err)
+		return device_error("run", o->c.device, err);
+	for (i = 0; i < o->c.events.n; i++)
+		pmc_session_add(s, &o->c.events.ev[i].ev);
+	pmc_session_set_inherit(s, o->inherit);
+	err = pmc_session_config(s);
+	if (err) {
+		ex = session_error("run", "cannot configure the events", err);
+		pmc_session_close(s);
+		return ex;
+	}
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		fprintf(stderr, "pmcctl run: pipe: %s\n", strerror(errno));
+		pmc_session_close(s);
+		return EXIT_FAIL;
+	}
+	fflush(NULL);
+	t0 = now_s();
+	pid = fork_command();
+	if (pid < 0) {
+		fprintf(stderr, "pmcctl run: fork: %s\n", strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		pmc_session_close(s);
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		err = pmc_session_attach(s, 0, PMCDRV_ATTACH_ENABLE_ON_EXEC);
+		if (err)
+			child_report_fail(pipefd[1], 0, -err);
+		execvp(o->argv[0], o->argv);
+		child_report_fail(pipefd[1], 1, errno);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], msg, sizeof(msg));
+	close(pipefd[0]);
+	while (wait4(pid, &res->status, 0, &ru) < 0 && errno == EINTR)
+		;
+	res->elapsed = now_s() - t0;
+	child_pid = 0;
+	if (n == (ssize_t)sizeof(msg)) {
+		pmc_session_close(s);
+		if (msg[0] == 0 && msg[1] == EBUSY) {
+			fprintf(stderr, "pmcctl run: cannot attach to the command: 'pmcctl stat' counts whole CPUs now, "
+				"and CPU and task sessions exclude each other\n  fix: wait for it to end, then retry\n");
+			return EXIT_BUSY;
+		}
+		if (msg[0] == 0)
+			return session_error("run", "cannot attach to the command", -msg[1]);
+		fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
+		return msg[1] == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+	}
+	res->utime = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	res->stime = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	err = pmc_session_read(s, &res->r);
+	pmc_session_close(s);
+	if (err) {
+		fprintf(stderr, "pmcctl run: reading the counts: %s\n", strerror(-err));
+		return EXIT_FAIL;
+	}
+	return -1;
+}
