@@ -10,11 +10,11 @@
 #include <asm/msr.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
-#define pmc_rdmsr_safe(msr, p)		rdmsrq_safe(msr, p)
-#define pmc_wrmsr_safe(msr, v)		wrmsrq_safe(msr, v)
+#define pmcd_rdmsr_safe(msr, p)		rdmsrq_safe(msr, p)
+#define pmcd_wrmsr_safe(msr, v)		wrmsrq_safe(msr, v)
 #else
-#define pmc_rdmsr_safe(msr, p)		rdmsrl_safe(msr, p)
-#define pmc_wrmsr_safe(msr, v)		wrmsrl_safe(msr, v)
+#define pmcd_rdmsr_safe(msr, p)		rdmsrl_safe(msr, p)
+#define pmcd_wrmsr_safe(msr, v)		wrmsrl_safe(msr, v)
 #endif
 
 #endif /* PMCDRV_COMPAT_H */

@@ -2,7 +2,7 @@
 /*
  * Hardware layer: the only code in pmcdrv that executes CPUID-dependent
  * MSR accesses (rdmsr/wrmsr/rdpmc) and talks to the kernel's counter
- * arbitration.  Everything above it works on struct pmc_hw_caps.
+ * arbitration.  Everything above it works on struct pmcd_hw_caps.
  */
 #ifndef PMCDRV_HW_H
 #define PMCDRV_HW_H
@@ -11,16 +11,16 @@
 #include <linux/types.h>
 #include <pmcdrv/pmu.h>
 
-struct pmc_hw_caps {
+struct pmcd_hw_caps {
 	struct pmc_cpu_desc cpu;
 	u32 flags;		/* PMCDRV_INFO_* that describe the CPU */
 	u64 perf_capabilities;
 };
 
 /* Read CPUID (and IA32_PERF_CAPABILITIES when PDCM) of the boot CPU. */
-void pmc_hw_probe(struct pmc_hw_caps *caps);
+void pmcd_hw_probe(struct pmcd_hw_caps *caps);
 
-struct pmc_hw_usage {
+struct pmcd_hw_usage {
 	u64 in_use_hw;		/* enable bits seen set on any online CPU */
 	u64 in_use_reserved;	/* held through reserve_perfctr_nmi() by another user */
 	u32 nr_cpus;
@@ -31,7 +31,7 @@ struct pmc_hw_usage {
  * Who uses the counters right now.  May sleep.  @arbitration: also probe
  * the kernel's reservations (pass false while pmcdrv itself holds them).
  */
-void pmc_hw_usage(const struct pmc_hw_caps *caps, bool arbitration, struct pmc_hw_usage *usage);
+void pmcd_hw_usage(const struct pmcd_hw_caps *caps, bool arbitration, struct pmcd_hw_usage *usage);
 
 /*
  * Claim every GP counter through the kernel's arbitration (as perf's
@@ -39,18 +39,18 @@ void pmc_hw_usage(const struct pmc_hw_caps *caps, bool arbitration, struct pmc_h
  * anyone else.  -EBUSY, with the reason logged, when perf_events, the NMI
  * watchdog or another agent holds them.  May sleep.
  */
-int pmc_hw_claim(const struct pmc_hw_caps *caps);
-void pmc_hw_release(const struct pmc_hw_caps *caps);
+int pmcd_hw_claim(const struct pmcd_hw_caps *caps);
+void pmcd_hw_release(const struct pmcd_hw_caps *caps);
 
 /*
  * Per-CPU register work; callers have IRQs disabled.  start: program and
  * zero the counters and enable them; read: current raw values; stop:
  * disable, then zero, so the next user sees nothing of ours.  A failed MSR
- * access is counted in pmc_hw_faults and otherwise ignored.
+ * access is counted in pmcd_hw_faults and otherwise ignored.
  */
-void pmc_hw_start(const struct pmc_prog *p);
-void pmc_hw_read(const struct pmc_prog *p, u64 *vals);
-void pmc_hw_stop(const struct pmc_prog *p);
-extern atomic_t pmc_hw_faults;
+void pmcd_hw_start(const struct pmc_prog *p);
+void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
+void pmcd_hw_stop(const struct pmc_prog *p);
+extern atomic_t pmcd_hw_faults;
 
 #endif /* PMCDRV_HW_H */

@@ -24,7 +24,7 @@ module_param(devmode, ushort, 0444);
 MODULE_PARM_DESC(devmode, "permissions of /dev/pmcdrv (default 0600)");
 
 /* Read-only after module init. */
-static struct pmc_hw_caps pmc_caps;
+static struct pmcd_hw_caps pmcd_caps;
 
 static_assert(sizeof(struct pmcdrv_info) == PMCDRV_INFO_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_config) == PMCDRV_CONFIG_SIZE_VER0);
@@ -36,8 +36,8 @@ static_assert(sizeof(struct pmcdrv_read) == PMCDRV_READ_SIZE_VER0);
  * EINVAL below VER0; E2BIG past a page or with non-zero bytes past our
  * layout.  Returns the caller's size (> 0) or -errno.
  */
-static long pmc_copy_struct_in(void *kbuf, size_t ksize, size_t ver0,
-			       const void __user *uarg)
+static long pmcd_copy_struct_in(void *kbuf, size_t ksize, size_t ver0,
+				const void __user *uarg)
 {
 	u32 usize;
 	int err;
@@ -58,7 +58,7 @@ static long pmc_copy_struct_in(void *kbuf, size_t ksize, size_t ver0,
  * Copy a size-versioned struct out: its 'size' becomes the kernel's, and
  * min(caller's size, kernel's size) bytes are written.
  */
-static long pmc_copy_struct_out(void __user *uarg, void *kbuf, u32 ksize, long usize)
+static long pmcd_copy_struct_out(void __user *uarg, void *kbuf, u32 ksize, long usize)
 {
 	memcpy(kbuf, &ksize, sizeof(ksize));
 	if (copy_to_user(uarg, kbuf, min_t(size_t, usize, ksize)))
@@ -66,58 +66,58 @@ static long pmc_copy_struct_out(void __user *uarg, void *kbuf, u32 ksize, long u
 	return 0;
 }
 
-static long pmc_ioctl_info(void __user *uarg)
+static long pmcd_ioctl_info(void __user *uarg)
 {
 	struct pmcdrv_info info;
-	struct pmc_hw_usage usage;
+	struct pmcd_hw_usage usage;
 	bool claimed;
 	long usize;
 
-	usize = pmc_copy_struct_in(&info, sizeof(info), PMCDRV_INFO_SIZE_VER0, uarg);
+	usize = pmcd_copy_struct_in(&info, sizeof(info), PMCDRV_INFO_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
 	if (info.reserved0 || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
 	/* While our sessions hold the PMU, a trial reservation would only find ourselves. */
-	claimed = pmc_sessions_hw_claimed();
-	pmc_hw_usage(&pmc_caps, !claimed, &usage);
+	claimed = pmcd_sessions_hw_claimed();
+	pmcd_hw_usage(&pmcd_caps, !claimed, &usage);
 
-	pmc_info_from_desc(&pmc_caps.cpu, &info);
+	pmc_info_from_desc(&pmcd_caps.cpu, &info);
 	/* PDCM in a reply means "perf_capabilities is valid": the MSR read worked. */
-	info.flags = pmc_caps.flags;
+	info.flags = pmcd_caps.flags;
 	if (usage.global_inuse)
 		info.flags |= PMCDRV_INFO_GLOBAL_INUSE;
 	if (claimed)
 		info.flags |= PMCDRV_INFO_CLAIMED;
 	info.nr_cpus = usage.nr_cpus;
-	info.perf_capabilities = pmc_caps.perf_capabilities;
+	info.perf_capabilities = pmcd_caps.perf_capabilities;
 	info.in_use_hw = usage.in_use_hw;
 	info.in_use_reserved = usage.in_use_reserved;
-	return pmc_copy_struct_out(uarg, &info, sizeof(info), usize);
+	return pmcd_copy_struct_out(uarg, &info, sizeof(info), usize);
 }
 
-static long pmc_ioctl_config(struct pmc_session *s, void __user *uarg)
+static long pmcd_ioctl_config(struct pmcd_session *s, void __user *uarg)
 {
 	struct pmcdrv_config cfg;
 	long usize;
 	int err;
 
-	usize = pmc_copy_struct_in(&cfg, sizeof(cfg), PMCDRV_CONFIG_SIZE_VER0, uarg);
+	usize = pmcd_copy_struct_in(&cfg, sizeof(cfg), PMCDRV_CONFIG_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
-	err = pmc_session_config(s, &cfg);
+	err = pmcd_session_config(s, &cfg);
 	if (err)
 		return err;
-	return pmc_copy_struct_out(uarg, &cfg, sizeof(cfg), usize);
+	return pmcd_copy_struct_out(uarg, &cfg, sizeof(cfg), usize);
 }
 
-static long pmc_ioctl_attach(struct pmc_session *s, void __user *uarg)
+static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 {
 	struct pmcdrv_attach a;
 	long usize;
 
-	usize = pmc_copy_struct_in(&a, sizeof(a), PMCDRV_ATTACH_SIZE_VER0, uarg);
+	usize = pmcd_copy_struct_in(&a, sizeof(a), PMCDRV_ATTACH_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
 	if (a.reserved[0] || a.reserved[1] || a.pid < 0 ||
@@ -126,109 +126,110 @@ static long pmc_ioctl_attach(struct pmc_session *s, void __user *uarg)
 	if (a.flags & PMCDRV_ATTACH_CPU) {
 		if (a.pid || (a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC))
 			return -EINVAL;
-		return pmc_session_attach_cpu(s, a.cpu);
+		return pmcd_session_attach_cpu(s, a.cpu);
 	}
 	if (a.cpu)
 		return -EINVAL;
-	return pmc_session_attach(s, a.pid, a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC);
+	return pmcd_session_attach(s, a.pid, a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC);
 }
 
-static long pmc_ioctl_read(struct pmc_session *s, void __user *uarg)
+static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg)
 {
 	struct pmcdrv_read r;
 	long usize;
 	int err;
 
-	usize = pmc_copy_struct_in(&r, sizeof(r), PMCDRV_READ_SIZE_VER0, uarg);
+	usize = pmcd_copy_struct_in(&r, sizeof(r), PMCDRV_READ_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
 	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)))
 		return -EINVAL;
 	memset(&r, 0, sizeof(r));
-	err = pmc_session_read(s, &r);
+	err = pmcd_session_read(s, &r);
 	if (err)
 		return err;
-	return pmc_copy_struct_out(uarg, &r, sizeof(r), usize);
+	return pmcd_copy_struct_out(uarg, &r, sizeof(r), usize);
 }
 
 /* The size bits of a command are ignored: the struct's own 'size' field rules. */
 #define PMC_IOC_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
 
-static long pmc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct pmc_session *s = file->private_data;
+	struct pmcd_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
 	switch (PMC_IOC_CMD(cmd)) {
 	case PMC_IOC_CMD(PMCDRV_IOC_API_VERSION):
 		return PMCDRV_API_VERSION;
 	case PMC_IOC_CMD(PMCDRV_IOC_INFO):
-		return pmc_ioctl_info(uarg);
+		return pmcd_ioctl_info(uarg);
 	case PMC_IOC_CMD(PMCDRV_IOC_CONFIG):
-		return pmc_ioctl_config(s, uarg);
+		return pmcd_ioctl_config(s, uarg);
 	case PMC_IOC_CMD(PMCDRV_IOC_ATTACH):
-		return pmc_ioctl_attach(s, uarg);
+		return pmcd_ioctl_attach(s, uarg);
 	case PMC_IOC_CMD(PMCDRV_IOC_READ):
-		return pmc_ioctl_read(s, uarg);
+		return pmcd_ioctl_read(s, uarg);
 	case PMC_IOC_CMD(PMCDRV_IOC_ENABLE):
-		return arg ? -EINVAL : pmc_session_enable(s, true);
+		return arg ? -EINVAL : pmcd_session_enable(s);
 	case PMC_IOC_CMD(PMCDRV_IOC_DISABLE):
-		return arg ? -EINVAL : pmc_session_enable(s, false);
+		return arg ? -EINVAL : pmcd_session_disable(s);
 	case PMC_IOC_CMD(PMCDRV_IOC_RESET):
-		return arg ? -EINVAL : pmc_session_reset(s);
+		return arg ? -EINVAL : pmcd_session_reset(s);
 	default:
 		return -ENOTTY;
 	}
 }
 
-static int pmc_open(struct inode *inode, struct file *file)
+static int pmcd_open(struct inode *inode, struct file *file)
 {
-	file->private_data = pmc_session_create();
+	file->private_data = pmcd_session_create();
 	return file->private_data ? 0 : -ENOMEM;
 }
 
-static int pmc_release(struct inode *inode, struct file *file)
+static int pmcd_release(struct inode *inode, struct file *file)
 {
-	pmc_session_close(file->private_data);
+	pmcd_session_close(file->private_data);
 	return 0;
 }
 
-static const struct file_operations pmc_fops = {
+static const struct file_operations pmcd_fops = {
 	.owner		= THIS_MODULE,
-	.open		= pmc_open,
-	.release	= pmc_release,
-	.unlocked_ioctl	= pmc_ioctl,
+	.open		= pmcd_open,
+	.release	= pmcd_release,
+	.unlocked_ioctl	= pmcd_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
 };
 
-static struct miscdevice pmc_miscdev = {
+static struct miscdevice pmcd_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
 	.name	= PMCDRV_DEVICE_NAME,
-	.fops	= &pmc_fops,
+	.fops	= &pmcd_fops,
 };
 
 static int __init pmcdrv_init(void)
 {
 	int err;
 
-	pmc_hw_probe(&pmc_caps);
-	if (pmc_caps.flags & PMCDRV_INFO_ARCH_PERFMON)
+	pmcd_hw_probe(&pmcd_caps);
+	if (pmcd_caps.flags & PMCDRV_INFO_ARCH_PERFMON)
 		pr_info("architectural perfmon v%u: %u GP counters of %u bits, %u fixed of %u bits\n",
-			pmc_caps.cpu.pm.version, pmc_caps.cpu.pm.num_gp, pmc_caps.cpu.pm.gp_width,
-			pmc_caps.cpu.pm.num_fixed, pmc_caps.cpu.pm.fixed_width);
-	else if (pmc_caps.cpu.vendor != PMCDRV_VENDOR_INTEL)
+			pmcd_caps.cpu.pm.version, pmcd_caps.cpu.pm.num_gp,
+			pmcd_caps.cpu.pm.gp_width,
+			pmcd_caps.cpu.pm.num_fixed, pmcd_caps.cpu.pm.fixed_width);
+	else if (pmcd_caps.cpu.vendor != PMCDRV_VENDOR_INTEL)
 		pr_info("not an Intel CPU (vendor %.12s): no hardware counters, only software events are available\n",
-			(const char *)pmc_caps.cpu.vendor_id);
+			(const char *)pmcd_caps.cpu.vendor_id);
 	else
 		pr_info("%s: no hardware counters, only software events are available\n",
-			pmc_decode_strerror(pmc_caps.cpu.decode_err));
+			pmc_decode_strerror(pmcd_caps.cpu.decode_err));
 
-	err = pmc_sessions_init(&pmc_caps);
+	err = pmcd_sessions_init(&pmcd_caps);
 	if (err)
 		return err;
-	pmc_miscdev.mode = devmode;
-	err = misc_register(&pmc_miscdev);
+	pmcd_miscdev.mode = devmode;
+	err = misc_register(&pmcd_miscdev);
 	if (err) {
 		pr_err("cannot register /dev/%s: %d\n", PMCDRV_DEVICE_NAME, err);
 		goto err_sessions_exit;
@@ -236,14 +237,14 @@ static int __init pmcdrv_init(void)
 	return 0;
 
 err_sessions_exit:
-	pmc_sessions_exit();
+	pmcd_sessions_exit();
 	return err;
 }
 
 static void __exit pmcdrv_exit(void)
 {
-	misc_deregister(&pmc_miscdev);
-	pmc_sessions_exit();
+	misc_deregister(&pmcd_miscdev);
+	pmcd_sessions_exit();
 }
 
 module_init(pmcdrv_init);

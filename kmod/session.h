@@ -9,27 +9,28 @@
 
 #include <linux/pmcdrv.h>
 
-struct pmc_hw_caps;
-struct pmc_session;
+struct pmcd_hw_caps;
+struct pmcd_session;
 
-int pmc_sessions_init(const struct pmc_hw_caps *caps);
-void pmc_sessions_exit(void);
+int pmcd_sessions_init(const struct pmcd_hw_caps *caps);
+void pmcd_sessions_exit(void);
 
 /* Do pmcdrv's sessions hold the PMU (through the kernel's arbitration) now? */
-bool pmc_sessions_hw_claimed(void);
+bool pmcd_sessions_hw_claimed(void);
 
 /* One per open file.  NULL on allocation failure. */
-struct pmc_session *pmc_session_create(void);
+struct pmcd_session *pmcd_session_create(void);
 /* At file release: stop counting everywhere, untrack every task, free. */
-void pmc_session_close(struct pmc_session *s);
+void pmcd_session_close(struct pmcd_session *s);
 
 /* Validated-struct operations; each returns 0 or -errno (docs/abi.md). */
-int pmc_session_config(struct pmc_session *s, struct pmcdrv_config *cfg);
-int pmc_session_attach(struct pmc_session *s, pid_t pid, bool enable_on_exec);
+int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg);
+int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec);
 /* Count everything on @cpu instead of a task. */
-int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu);
-int pmc_session_enable(struct pmc_session *s, bool on);
-int pmc_session_reset(struct pmc_session *s);
-int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r);
+int pmcd_session_attach_cpu(struct pmcd_session *s, unsigned int cpu);
+int pmcd_session_enable(struct pmcd_session *s);
+int pmcd_session_disable(struct pmcd_session *s);
+int pmcd_session_reset(struct pmcd_session *s);
+int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r);
 
 #endif /* PMCDRV_SESSION_H */

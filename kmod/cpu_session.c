@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmcdrv CPU sessions (ATTACH with PMCDRV_ATTACH_CPU): a session's counters
+ * run on one CPU from attach to close, whatever runs there, like a
+ * perf_event with pid == -1.  No probes: the program is loaded once by an
+ * IPI.  Task and CPU sessions exclude each other (EBUSY), so the switch
+ * probe never meets a CPU session's counters.  CPU hotplug (cpuhp) and
+ * suspend (syscore) fold, stop and restart whatever runs on a CPU, for both
+ * kinds of session.
+ *
+ * The owner of each CPU changes only under pmcd_global_lock and
+ * cpus_read_lock(), so the hotplug callbacks (hotplug lock held for
+ * writing) see a stable owner.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/irqflags.h>
+#include <linux/smp.h>
+#include <linux/syscore_ops.h>
+
+#include "internal.h"
+
+unsigned int pmcd_cpu_sessions;	/* attached CPU sessions, under pmcd_global_lock */
+/* The CPU session of each CPU: changed under pmcd_global_lock and cpus_read_lock. */
+static DEFINE_PER_CPU(struct pmcd_session *, pmcd_cpu_owner);
+static enum cpuhp_state pmcd_cpuhp_state;
+
+/* IPI (or hotplug callback): run CPU session @info on this CPU. */
+static void pmcd_ipi_cpu_start(void *info)
+{
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+
+	if (pc->sess)
+		return;
+	pc->sess = info;
+	pmcd_cpu_start(pc);
+}
+
+/*
+ * Make @s the CPU session of @cpu and start it there.  -ENXIO: offline;
+ * -EBUSY: the CPU has one, or task sessions count.  Called with s->lock held.
+ */
+int pmcd_cpu_attach(struct pmcd_session *s, unsigned int cpu)
+{
+	int err;
+
+	mutex_lock(&pmcd_global_lock);
+	cpus_read_lock();
+	err = -ENXIO;
+	if (!cpu_online(cpu))
+		goto out_cpus_unlock;
+	err = -EBUSY;
+	if (pmcd_probe_users || per_cpu(pmcd_cpu_owner, cpu))
+		goto out_cpus_unlock;
+	WRITE_ONCE(per_cpu(pmcd_cpu_owner, cpu), s);
+	if (!pmcd_cpu_sessions++)
+		pmcd_fold_arm();
+	s->cpu = cpu;
+	s->attached = true;
+	if (READ_ONCE(s->enabled))
+		smp_call_function_single(cpu, pmcd_ipi_cpu_start, s, 1);
+	err = 0;
+out_cpus_unlock:
+	cpus_read_unlock();
+	mutex_unlock(&pmcd_global_lock);
+	return err;
+}
+
+/* Stop a CPU session and give its CPU back.  Called with s->lock held. */
+void pmcd_cpu_detach(struct pmcd_session *s)
+{
+	mutex_lock(&pmcd_global_lock);
+	cpus_read_lock();
+	WRITE_ONCE(per_cpu(pmcd_cpu_owner, s->cpu), NULL);
+	pmcd_session_stop(s);
+	pmcd_cpu_sessions--;
+	cpus_read_unlock();
+	mutex_unlock(&pmcd_global_lock);
+}
+
+/*
+ * ENABLE and DISABLE of an attached CPU session: a CPU coming online reads
+ * 'enabled' in its hotplug callback, so it changes under cpus_read_lock().
+ * Called with s->lock held.
+ */
+void pmcd_cpu_session_enable(struct pmcd_session *s)
+{
+	cpus_read_lock();
+	WRITE_ONCE(s->enabled, true);
+	if (cpu_online(s->cpu))
+		smp_call_function_single(s->cpu, pmcd_ipi_cpu_start, s, 1);
+	cpus_read_unlock();
+}
+
+void pmcd_cpu_session_disable(struct pmcd_session *s)
+{
+	cpus_read_lock();
+	WRITE_ONCE(s->enabled, false);
+	pmcd_session_stop(s);
+	cpus_read_unlock();
+}
+
+/* ---- CPU hotplug and suspend ---------------------------------------------------- */
+
+/*
+ * Task sessions program counters lazily at every switch-in, so for them a
+ * CPU that comes online needs nothing; a CPU session restarts on its CPU.
+ * A CPU that goes away folds and stops what it runs.  Both run on @cpu
+ * itself with the hotplug lock held for writing, so the owner is stable.
+ */
+static int pmcd_cpu_online(unsigned int cpu)
+{
+	struct pmcd_session *s = READ_ONCE(per_cpu(pmcd_cpu_owner, cpu));
+	unsigned long flags;
+
+	if (s && READ_ONCE(s->enabled)) {
+		local_irq_save(flags);
+		pmcd_ipi_cpu_start(s);
+		local_irq_restore(flags);
+	}
+	return 0;
+}
+
+static int pmcd_cpu_offline(unsigned int cpu)
+{
+	struct pmcd_cpu *pc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pc = this_cpu_ptr(&pmcd_cpus);
+	if (pc->sess)
+		pmcd_cpu_sched_out(pc, false);
+	local_irq_restore(flags);
+	return 0;
+}
+
+/* Syscore callbacks run on the last CPU with IRQs off. */
+static int pmcd_suspend(void)
+{
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+
+	if (pc->sess) {
+		pmcd_cpu_fold_stop(pc);
+		pc->suspended = true;
+	}
+	return 0;
+}
+
+static void pmcd_resume(void)
+{
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+
+	pc->suspended = false;
+	if (pc->sess)
+		pmcd_cpu_start(pc);
+}
+
+static struct syscore_ops pmcd_syscore_ops = {
+	.suspend = pmcd_suspend,
+	.resume = pmcd_resume,
+};
+
+int pmcd_cpu_sessions_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "pmcdrv:online", pmcd_cpu_online,
+				pmcd_cpu_offline);
+	if (ret < 0)
+		return ret;
+	pmcd_cpuhp_state = ret;
+	register_syscore_ops(&pmcd_syscore_ops);
+	return 0;
+}
+
+void pmcd_cpu_sessions_exit(void)
+{
+	unregister_syscore_ops(&pmcd_syscore_ops);
+	cpuhp_remove_state(pmcd_cpuhp_state);
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the session files share: the session, task context and per-CPU
+ * structs, the locks and counts under pmcd_global_lock, and the calls one
+ * file makes into another.  Layers, top down: session.c (lifetime and the
+ * ioctl operations), cpu_session.c (CPU sessions, hotplug, syscore),
+ * sched.c (tracepoint probes, per-CPU folding, the periodic fold), perm.c
+ * (who may count what), hw.c (registers).  See docs/design.md.
+ */
+#ifndef PMCDRV_INTERNAL_H
+#define PMCDRV_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/pmcdrv.h>
+#include <pmcdrv/pmu.h>
+
+struct pmcd_hw_caps;
+struct task_struct;
+
+#define PMC_POOL_TARGET		32	/* spare contexts per inheriting session */
+#define PMC_POOL_LOW		8	/* refill below this */
+
+struct pmcd_session {
+	struct kref ref;
+	struct mutex lock;		/* serialises this session's ioctls */
+	bool configured;
+	bool attached;
+	bool hw_claimed;
+	bool inherit;
+	bool closing;			/* under pmcd_hash_lock: no new tasks */
+	bool exited;			/* under pmcd_hash_lock: the attached task exited */
+	bool enabled;			/* READ_ONCE in probes */
+	bool task_sw;			/* has context-switches or cpu-migrations */
+	int cpu;			/* a CPU session's CPU; -1 for a task session */
+	unsigned int nr_events;
+	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];
+	s8 hw_slot[PMCDRV_MAX_EVENTS];	/* event -> prog slot, -1 for software */
+	struct pmc_prog prog;
+	atomic64_t hw_vals[PMCDRV_MAX_EVENTS];
+	atomic64_t time_enabled;	/* = time running: there is no multiplexing */
+	atomic64_t nr_switches;
+	atomic64_t nr_migrations;
+	atomic64_t lost_tasks;
+	unsigned int nr_tasks;		/* under pmcd_hash_lock */
+	struct list_head tasks;		/* under pmcd_hash_lock */
+	struct list_head pool;		/* under pmcd_hash_lock */
+	unsigned int pool_count;	/* under pmcd_hash_lock */
+	struct work_struct refill;
+};
+
+struct pmcd_task_ctx {
+	struct hlist_node hnode;	/* pmcd_hash, RCU */
+	struct list_head node;		/* session's tasks, pool, or a private list */
+	struct task_struct *task;	/* untracked at its exit, before it is freed */
+	struct pmcd_session *sess;	/* holds a reference while tracked */
+	bool root;			/* the attached task */
+	bool armed_exec;		/* waits for exec (touched by the task's CPU) */
+	bool dead;			/* untracked: never program again */
+	int last_cpu;
+	struct rcu_head rcu;
+};
+
+/* What runs on one CPU; only touched there with IRQs off. */
+struct pmcd_cpu {
+	struct pmcd_session *sess;	/* whose counters run here, NULL for none */
+	struct pmcd_task_ctx *active;	/* tracked, enabled current task (task session) */
+	u64 last[PMCDRV_MAX_EVENTS];	/* raw counter values at the last fold */
+	u64 t_last;			/* local_clock() at the last fold */
+	bool suspended;			/* counters stopped across suspend */
+};
+
+/* Guards the counts below, probe registration, the PMU claim and CPU owners. */
+extern struct mutex pmcd_global_lock;
+extern unsigned int pmcd_probe_users;	/* attached task sessions */
+extern unsigned int pmcd_cpu_sessions;	/* attached CPU sessions */
+extern raw_spinlock_t pmcd_hash_lock;
+DECLARE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
+
+/* session.c */
+void pmcd_session_free(struct kref *ref);
+
+/* sched.c: probes, per-CPU counting and folding */
+int pmcd_sched_init(const struct pmcd_hw_caps *caps);
+void pmcd_sched_exit(void);
+struct pmcd_task_ctx *pmcd_lookup(struct task_struct *t);
+void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct task_struct *t);
+bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx);
+void pmcd_ctx_free_rcu(struct rcu_head *head);
+int pmcd_probes_get(void);
+void pmcd_probes_put(void);
+void pmcd_fold_arm(void);
+void pmcd_cpu_start(struct pmcd_cpu *pc);
+void pmcd_cpu_fold_stop(struct pmcd_cpu *pc);
+void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch);
+void pmcd_ipi_start(void *info);
+/*
+ * Wherever @s runs (every CPU for a task session, its own CPU for a CPU
+ * session): fold its counts; fold and stop them; or rebase (discard what
+ * was counted since the last fold).  Called with s->lock held.
+ */
+void pmcd_session_fold(struct pmcd_session *s);
+void pmcd_session_stop(struct pmcd_session *s);
+void pmcd_session_rebase(struct pmcd_session *s);
+
+/* cpu_session.c */
+int pmcd_cpu_sessions_init(void);
+void pmcd_cpu_sessions_exit(void);
+int pmcd_cpu_attach(struct pmcd_session *s, unsigned int cpu);
+void pmcd_cpu_detach(struct pmcd_session *s);
+void pmcd_cpu_session_enable(struct pmcd_session *s);
+void pmcd_cpu_session_disable(struct pmcd_session *s);
+
+/* perm.c */
+bool pmcd_may_count_kernel(void);
+bool pmcd_may_count_cpu(void);
+bool pmcd_may_attach(struct task_struct *t);
+
+#endif /* PMCDRV_INTERNAL_H */

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmcdrv scheduler hooks and per-CPU folding.
+ *
+ * Each tracked task has a struct pmcd_task_ctx in a global RCU hash keyed
+ * by its task_struct.  While at least one task session is attached, probes
+ * sit on the sched_switch, sched_process_fork, sched_process_exec and
+ * sched_process_exit tracepoints:
+ *
+ *  - switch (rq lock held, IRQs off): fold and stop the counters of the
+ *    outgoing tracked task, program and zero them for the incoming one;
+ *  - fork (parent's context, preemption off): track the child from a
+ *    pre-allocated pool, so nothing allocates in atomic context;
+ *  - exec: start a task armed with enable-on-exec;
+ *  - exit (the task's own context): fold its last counts, untrack it.
+ *
+ * Untracked tasks cost one per-CPU read and one hash lookup per switch, and
+ * only while some session is attached.  Per-CPU state is touched only with
+ * IRQs off on its own CPU (probes, IPIs, hotplug callbacks).  The periodic
+ * fold runs while any session (task or CPU) is attached.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "hw.h"
+#include "internal.h"
+
+#define PMC_HASH_BITS		8
+
+DEFINE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
+static struct hlist_head pmcd_hash[1 << PMC_HASH_BITS];
+DEFINE_RAW_SPINLOCK(pmcd_hash_lock);
+unsigned int pmcd_probe_users;	/* under pmcd_global_lock */
+static void pmcd_fold_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pmcd_fold_work, pmcd_fold_fn);
+static unsigned long pmcd_fold_period;	/* jiffies; 0: no counters to fold */
+
+/* ---- per-CPU counting: IRQs off, on the CPU itself ------------------------ */
+
+struct pmcd_task_ctx *pmcd_lookup(struct task_struct *t)
+{
+	struct pmcd_task_ctx *ctx;
+
+	hlist_for_each_entry_rcu(ctx, &pmcd_hash[hash_ptr(t, PMC_HASH_BITS)], hnode,
+				 lockdep_is_held(&pmcd_hash_lock)) {
+		if (ctx->task == t)
+			return ctx;
+	}
+	return NULL;
+}
+
+/*
+ * Track @t with @ctx in session @s (the context holds a reference of it).
+ * Called with pmcd_hash_lock held.
+ */
+void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct task_struct *t)
+{
+	ctx->task = t;
+	ctx->sess = s;
+	ctx->dead = false;
+	ctx->last_cpu = -1;
+	kref_get(&s->ref);
+	hlist_add_head_rcu(&ctx->hnode, &pmcd_hash[hash_ptr(t, PMC_HASH_BITS)]);
+	list_add(&ctx->node, &s->tasks);
+	s->nr_tasks++;
+}
+
+static void pmcd_cpu_fold(struct pmcd_cpu *pc)
+{
+	struct pmcd_session *s = pc->sess;
+	u64 vals[PMCDRV_MAX_EVENTS], now = local_clock();
+	unsigned int i;
+
+	if (s->prog.nr && !pc->suspended) {
+		pmcd_hw_read(&s->prog, vals);
+		for (i = 0; i < s->prog.nr; i++) {
+			atomic64_add(pmc_delta(pc->last[i], vals[i], s->prog.width[i]),
+				     &s->hw_vals[i]);
+			pc->last[i] = vals[i];
+		}
+	}
+	atomic64_add(now - pc->t_last, &s->time_enabled);
+	pc->t_last = now;
+}
+
+/* Program pc->sess's counters from zero on this CPU. */
+void pmcd_cpu_start(struct pmcd_cpu *pc)
+{
+	struct pmcd_session *s = pc->sess;
+
+	if (s->prog.nr)
+		pmcd_hw_start(&s->prog);
+	memset(pc->last, 0, sizeof(pc->last));
+	pc->t_last = local_clock();
+}
+
+/* Fold pc->sess's counts and stop its counters on this CPU. */
+void pmcd_cpu_fold_stop(struct pmcd_cpu *pc)
+{
+	struct pmcd_session *s = pc->sess;
+
+	pmcd_cpu_fold(pc);
+	if (s->prog.nr && !pc->suspended)
+		pmcd_hw_stop(&s->prog);
+}
+
+static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
+{
+	struct pmcd_session *s = ctx->sess;
+	int cpu = smp_processor_id();
+
+	if (READ_ONCE(ctx->dead) || ctx->armed_exec || !READ_ONCE(s->enabled))
+		return;
+	if (ctx->last_cpu >= 0 && ctx->last_cpu != cpu)
+		atomic64_inc(&s->nr_migrations);
+	ctx->last_cpu = cpu;
+	pc->active = ctx;
+	pc->sess = s;
+	pmcd_cpu_start(pc);
+}
+
+/* Fold and stop whatever runs here: a tracked task's or a CPU session's counters. */
+void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
+{
+	struct pmcd_session *s = pc->sess;
+
+	pmcd_cpu_fold_stop(pc);
+	if (context_switch)
+		atomic64_inc(&s->nr_switches);
+	pc->active = NULL;
+	pc->sess = NULL;
+}
+
+/* ---- tracepoint probes ------------------------------------------------------ */
+
+static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev,
+			      struct task_struct *next, unsigned int prev_state)
+{
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_task_ctx *ctx;
+
+	if (pc->active)
+		pmcd_cpu_sched_out(pc, true);
+	rcu_read_lock();
+	ctx = pmcd_lookup(next);
+	if (ctx)
+		pmcd_cpu_sched_in(pc, ctx);
+	rcu_read_unlock();
+}
+
+/* Track @child in @parent's session.  Called with pmcd_hash_lock held. */
+static void pmcd_track_child_locked(struct pmcd_task_ctx *parent, struct task_struct *child)
+{
+	struct pmcd_session *s = parent->sess;
+	struct pmcd_task_ctx *ctx;
+
+	if (parent->dead || s->closing)
+		return;
+	ctx = list_first_entry_or_null(&s->pool, struct pmcd_task_ctx, node);
+	if (!ctx) {
+		atomic64_inc(&s->lost_tasks);
+		schedule_work(&s->refill);
+		return;
+	}
+	list_del(&ctx->node);
+	if (--s->pool_count < PMC_POOL_LOW)
+		schedule_work(&s->refill);
+	ctx->root = false;
+	ctx->armed_exec = parent->armed_exec;
+	pmcd_track_locked(s, ctx, child);
+}
+
+static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_struct *child)
+{
+	struct pmcd_task_ctx *ctx;
+	unsigned long flags;
+
+	rcu_read_lock();
+	ctx = pmcd_lookup(parent);
+	if (ctx && ctx->sess->inherit) {
+		raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
+		pmcd_track_child_locked(ctx, child);
+		raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
+	}
+	rcu_read_unlock();
+}
+
+static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			    struct linux_binprm *bprm)
+{
+	struct pmcd_cpu *pc;
+	struct pmcd_task_ctx *ctx;
+	unsigned long flags;
+
+	/* IRQs off across lookup and programming: a stopping IPI sees the result. */
+	local_irq_save(flags);
+	rcu_read_lock();
+	ctx = pmcd_lookup(p);
+	if (ctx && ctx->armed_exec) {
+		ctx->armed_exec = false;
+		pc = this_cpu_ptr(&pmcd_cpus);
+		if (!pc->sess)
+			pmcd_cpu_sched_in(pc, ctx);
+	}
+	rcu_read_unlock();
+	local_irq_restore(flags);
+}
+
+/* Untrack @ctx (if still tracked).  Called with pmcd_hash_lock held. */
+bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx)
+{
+	if (ctx->dead)
+		return false;
+	WRITE_ONCE(ctx->dead, true);
+	hlist_del_rcu(&ctx->hnode);
+	list_del(&ctx->node);
+	ctx->sess->nr_tasks--;
+	return true;
+}
+
+static void pmcd_probe_exit(void *data, struct task_struct *p)
+{
+	struct pmcd_cpu *pc;
+	struct pmcd_task_ctx *ctx;
+	unsigned long flags;
+	bool untracked = false;
+
+	local_irq_save(flags);
+	rcu_read_lock();
+	ctx = pmcd_lookup(p);
+	if (ctx) {
+		pc = this_cpu_ptr(&pmcd_cpus);
+		if (pc->active == ctx)
+			pmcd_cpu_sched_out(pc, false);
+		raw_spin_lock(&pmcd_hash_lock);
+		untracked = pmcd_untrack_locked(ctx);
+		if (untracked && ctx->root)
+			ctx->sess->exited = true;
+		raw_spin_unlock(&pmcd_hash_lock);
+	}
+	rcu_read_unlock();
+	local_irq_restore(flags);
+	if (untracked)
+		call_rcu(&ctx->rcu, pmcd_ctx_free_rcu);
+}
+
+static const struct {
+	const char *name;
+	void *probe;
+} pmcd_probes[] = {
+	/* exit first and switch last: a tracked task is never missed at exit */
+	{ "sched_process_exit", pmcd_probe_exit },
+	{ "sched_process_fork", pmcd_probe_fork },
+	{ "sched_process_exec", pmcd_probe_exec },
+	{ "sched_switch", pmcd_probe_switch },
+};
+
+static struct tracepoint *pmcd_tps[ARRAY_SIZE(pmcd_probes)];
+
+static void pmcd_find_tp(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
+		if (!strcmp(tp->name, pmcd_probes[i].name))
+			pmcd_tps[i] = tp;
+	}
+}
+
+/* IPI: fold whatever runs on this CPU (the periodic fold). */
+static void pmcd_ipi_fold_any(void *info)
+{
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+
+	if (pc->sess)
+		pmcd_cpu_fold(pc);
+}
+
+/*
+ * Counters are folded at every switch and READ; this work folds every CPU
+ * at least every pmcd_fold_period as well, so that a task that never
+ * switches, or a CPU session nobody reads, cannot wrap a counter twice
+ * unseen.  It runs while any session is attached.
+ */
+static void pmcd_fold_fn(struct work_struct *work)
+{
+	bool busy;
+
+	mutex_lock(&pmcd_global_lock);
+	busy = pmcd_probe_users || pmcd_cpu_sessions;
+	mutex_unlock(&pmcd_global_lock);
+	if (!busy)
+		return;
+	on_each_cpu(pmcd_ipi_fold_any, NULL, 1);
+	schedule_delayed_work(&pmcd_fold_work, pmcd_fold_period);
+}
+
+/* The first attached session starts the periodic fold.  Under pmcd_global_lock. */
+void pmcd_fold_arm(void)
+{
+	lockdep_assert_held(&pmcd_global_lock);
+	if (pmcd_fold_period)
+		schedule_delayed_work(&pmcd_fold_work, pmcd_fold_period);
+}
+
+/* Register the probes for the first attached session. */
+int pmcd_probes_get(void)
+{
+	unsigned int i;
+	int err = 0;
+
+	mutex_lock(&pmcd_global_lock);
+	if (pmcd_cpu_sessions) {
+		err = -EBUSY;
+		goto out_unlock;
+	}
+	if (pmcd_probe_users++)
+		goto out_unlock;
+	pmcd_fold_arm();
+	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
+		err = tracepoint_probe_register(pmcd_tps[i], pmcd_probes[i].probe, NULL);
+		if (err)
+			goto err_unregister;
+	}
+	goto out_unlock;
+
+err_unregister:
+	while (i--)
+		tracepoint_probe_unregister(pmcd_tps[i], pmcd_probes[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+	pmcd_probe_users--;
+out_unlock:
+	mutex_unlock(&pmcd_global_lock);
+	return err;
+}
+
+void pmcd_probes_put(void)
+{
+	unsigned int i;
+
+	mutex_lock(&pmcd_global_lock);
+	if (!--pmcd_probe_users) {
+		for (i = ARRAY_SIZE(pmcd_probes); i--;)
+			tracepoint_probe_unregister(pmcd_tps[i], pmcd_probes[i].probe, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	mutex_unlock(&pmcd_global_lock);
+}
+
+/* ---- folding a session wherever it runs ------------------------------------ */
+
+/* What an IPI does to a session's counters on a CPU where they run. */
+enum pmcd_fold_op {
+	PMCD_FOLD,		/* add what was counted to the totals */
+	PMCD_FOLD_STOP,		/* that, then stop them */
+	PMCD_REBASE,		/* discard what was counted since the last fold */
+};
+
+struct pmcd_ipi_arg {
+	struct pmcd_session *s;
+	enum pmcd_fold_op op;
+};
+
+static void pmcd_ipi_fold(void *info)
+{
+	const struct pmcd_ipi_arg *a = info;
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+
+	if (pc->sess != a->s)
+		return;
+	switch (a->op) {
+	case PMCD_FOLD_STOP:
+		pmcd_cpu_sched_out(pc, false);
+		break;
+	case PMCD_REBASE:
+		if (a->s->prog.nr && !pc->suspended)
+			pmcd_hw_read(&a->s->prog, pc->last);
+		pc->t_last = local_clock();
+		break;
+	case PMCD_FOLD:
+		pmcd_cpu_fold(pc);
+		break;
+	}
+}
+
+/*
+ * Run @op wherever @s runs: on every CPU for a task session, on its own
+ * CPU for a CPU session (nothing to do if that is offline: the teardown
+ * callback folded it).  Called with s->lock held.
+ */
+static void pmcd_session_on_cpus(struct pmcd_session *s, enum pmcd_fold_op op)
+{
+	struct pmcd_ipi_arg a = { .s = s, .op = op };
+
+	if (s->attached && s->cpu >= 0)
+		smp_call_function_single(s->cpu, pmcd_ipi_fold, &a, 1);
+	else
+		on_each_cpu(pmcd_ipi_fold, &a, 1);
+}
+
+void pmcd_session_fold(struct pmcd_session *s)
+{
+	pmcd_session_on_cpus(s, PMCD_FOLD);
+}
+
+void pmcd_session_stop(struct pmcd_session *s)
+{
+	pmcd_session_on_cpus(s, PMCD_FOLD_STOP);
+}
+
+void pmcd_session_rebase(struct pmcd_session *s)
+{
+	pmcd_session_on_cpus(s, PMCD_REBASE);
+}
+
+/* IPI: start the session on this CPU if its current task is tracked by it. */
+void pmcd_ipi_start(void *info)
+{
+	struct pmcd_session *s = info;
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_task_ctx *ctx;
+
+	if (pc->sess)
+		return;
+	rcu_read_lock();
+	ctx = pmcd_lookup(current);
+	if (ctx && ctx->sess == s)
+		pmcd_cpu_sched_in(pc, ctx);
+	rcu_read_unlock();
+}
+
+void pmcd_ctx_free_rcu(struct rcu_head *head)
+{
+	struct pmcd_task_ctx *ctx = container_of(head, struct pmcd_task_ctx, rcu);
+
+	kref_put(&ctx->sess->ref, pmcd_session_free);
+	kfree(ctx);
+}
+
+int pmcd_sched_init(const struct pmcd_hw_caps *caps)
+{
+	unsigned int i;
+
+	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
+		pmcd_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
+	for_each_kernel_tracepoint(pmcd_find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
+		if (!pmcd_tps[i]) {
+			pr_err("kernel tracepoint %s not found\n", pmcd_probes[i].name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+void pmcd_sched_exit(void)
+{
+	/* No session is left (each holds the module); stop a fold still queued. */
+	cancel_delayed_work_sync(&pmcd_fold_work);
+}
