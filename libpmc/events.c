@@ -191,7 +191,7 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *e
 			return pmc_error(-EINVAL, err, errlen, "'%s': empty modifier after ':' (use :u, :k or :uk)", t);
 	}
 
-	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(named_events); i++) {
 		const struct named_event *ne = &named_events[i];
 
 		if (strlen(ne->name) != body_len || strncmp(ne->name, t, body_len))
@@ -308,7 +308,7 @@ void pmc_evlist_default(struct pmc_evlist *l, const struct pmcdrv_info *info)
 	add_named(l, "cpu-migrations");
 	if (!(info->flags & PMCDRV_INFO_ARCH_PERFMON))
 		return;
-	for (i = 0; i < sizeof(hw) / sizeof(hw[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(hw); i++) {
 		if ((unsigned int)hw[i].arch < info->events_len &&
 		    (info->events_avail & (1U << hw[i].arch)))
 			add_named(l, hw[i].name);
@@ -319,7 +319,7 @@ const char *pmc_event_known_name(const struct pmcdrv_event *ev)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(named_events) / sizeof(named_events[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(named_events); i++) {
 		const struct named_event *ne = &named_events[i];
 
 		if (ne->arch < 0) {

@@ -122,6 +122,72 @@ const char *pmc_msr_path(const struct pmc_msr *m);
 int pmc_msr_read(struct pmc_msr *m, uint32_t reg, uint64_t *val);
 int pmc_msr_write(struct pmc_msr *m, uint32_t reg, uint64_t val);
 
+/* ---- the PMU registers of one CPU through its MSR device (msr_pmu.c) ------ */
+/* Registers a run writes: a counter and an EVTSEL per event, FIXED_CTR_CTRL, GLOBAL_CTRL, OVF_CTRL. */
+#define PMC_MSR_PMU_MAX_WRITTEN	(2 * PMCDRV_MAX_EVENTS + 3)
+
+struct pmc_msr_write {
+	uint32_t msr;
+	uint64_t val;
+};
+
+/* How struct pmc_msr_pmu reaches the registers: an MSR device, or a test's fake. */
+struct pmc_msr_ops {
+	int (*read)(void *dev, uint32_t msr, uint64_t *val);	/* 0 or -errno */
+	int (*write)(void *dev, uint32_t msr, uint64_t val);
+};
+
+/*
+ * Save, program, read and restore the PMU of one CPU.  The caller reads
+ * the results below; the rest is the layer's own.
+ */
+struct pmc_msr_pmu {
+	const struct pmc_msr_ops *ops;
+	void *dev;
+	struct pmc_arch_perfmon pm;
+	bool fw_write;			/* IA32_A_PMCx: full-width counter writes */
+	/* As found by pmc_msr_pmu_save(), before any write. */
+	uint64_t evtsel[PMC_MAX_GP], gp[PMC_MAX_GP], fixed[PMC_MAX_FIXED];
+	uint64_t fixed_ctrl, global_ctrl, global_status;
+	uint64_t foreign;		/* result: counters someone else has enabled */
+	struct pmc_prog prog;		/* ours */
+	uint64_t wrapped;		/* result: GLOBAL_STATUS bits our counters set */
+	bool dirty;			/* written since the save: the saved values are owed */
+	int err;			/* result: first failed access since the step began */
+	uint32_t err_msr;		/* result: its register */
+	unsigned int nr_unrestored;	/* result: writes of pmc_msr_pmu_restore() that failed */
+	struct pmc_msr_write unrestored[PMC_MSR_PMU_MAX_WRITTEN];
+};
+
+/* Work on @dev (opened writable) for a PMU described by @pm; @fw_write: IA32_A_PMCx exist. */
+void pmc_msr_pmu_init(struct pmc_msr_pmu *p, struct pmc_msr *dev, const struct pmc_arch_perfmon *pm,
+		      bool fw_write);
+/* The same through @ops on @dev. */
+void pmc_msr_pmu_init_ops(struct pmc_msr_pmu *p, const struct pmc_msr_ops *ops, void *dev,
+			  const struct pmc_arch_perfmon *pm, bool fw_write);
+/* Read every perfmon register a run may touch, and who has counters enabled.  Writes nothing. */
+int pmc_msr_pmu_save(struct pmc_msr_pmu *p);
+/*
+ * Pick counters for @specs: free ones first; with @force also those others
+ * enabled.  -EBUSY: others have counters enabled and no @force; -ERANGE:
+ * only counters whose value cannot be written back would do; -ENOSPC.
+ * Writes nothing.
+ */
+int pmc_msr_pmu_assign(struct pmc_msr_pmu *p, const struct pmc_event_spec *specs, unsigned int n,
+		       bool force);
+/* Zero and enable our counters; GLOBAL_CTRL last, so they start together.  Stops at the first failure. */
+int pmc_msr_pmu_start(struct pmc_msr_pmu *p);
+/* Stop our counters (at once where GLOBAL_CTRL exists) and read what they counted from zero into @vals. */
+int pmc_msr_pmu_stop(struct pmc_msr_pmu *p, uint64_t *vals);
+/*
+ * Write the saved value of every register written since the save: our
+ * counters stopped first, then the counter values, the EVTSELs and
+ * FIXED_CTR_CTRL, GLOBAL_CTRL last, so no counter counts with a mix of
+ * ours and its owner's settings.  Tries every write; the failed ones are
+ * in p->unrestored.  Nothing written: 0 at once.
+ */
+int pmc_msr_pmu_restore(struct pmc_msr_pmu *p);
+
 /* Human-readable name of an architectural event bit, or NULL. */
 const char *pmc_arch_event_name(unsigned int bit);
 

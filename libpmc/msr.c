@@ -44,7 +44,7 @@ int pmc_msr_open(int cpu, const char *path, bool writable, struct pmc_msr **out)
 		fd = try_open(path, writable);
 		snprintf(buf, sizeof(buf), "%s", path);
 	} else {
-		for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(devs); i++) {
 			snprintf(buf, sizeof(buf), "/dev/cpu/%d/%s", cpu, devs[i].leaf);
 			fd = try_open(buf, writable);
 			kind = devs[i].kind;

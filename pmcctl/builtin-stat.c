@@ -369,7 +369,7 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 
 /* The signals pmcctl takes with sigtimedwait(), and their dispositions before. */
 static const int stat_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-#define NR_STAT_SIGNALS	(sizeof(stat_signals) / sizeof(stat_signals[0]))
+#define NR_STAT_SIGNALS	ARRAY_SIZE(stat_signals)
 
 struct stat_sigs {
 	sigset_t set;				/* blocked: stat_signals and SIGCHLD */

@@ -31,7 +31,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fputs("usage: pmcctl [-h|--help] [-V|--version] COMMAND [ARGS]\n\ncommands:\n", f);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'pmcctl COMMAND --help' describes each command.\n"
 	      "exit codes: 0 ok, 1 failure, 2 usage error, 3 module or PMU unavailable, 4 counters busy;\n"
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 		printf("pmcctl %s (pmcdrv API %d)\n", PMCCTL_VERSION, PMCDRV_API_VERSION);
 		return EXIT_OK;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	}

@@ -2,15 +2,9 @@
 /*
  * pmcctl run without the module: count one CPU through its MSR device
  * (/dev/cpu/N/msr, /dev/cpu/N/msr_safe, or a path given with --msr-device).
- *
- * Two halves.  The register layer (struct msr_pmu) is the only code in
- * pmcctl that writes PMU registers.  It reads every register it may touch
- * before writing any, programs the counters from the shared logic's
- * struct pmc_prog (pmc_assign_counters, pmc_prog_build), reads them, and
- * writes the saved values back in an order that never leaves a counter
- * enabled with a configuration that is not its owner's.  It never prints.
- * The command half (msr_counting_*) pins CMD to the CPU, runs it, and
- * explains every failure with its fix.
+ * The registers are saved, programmed and restored by libpmc
+ * (libpmc/msr_pmu.c); this file pins CMD to the CPU, runs it, and explains
+ * every failure with its fix.
  */
 #include <errno.h>
 #include <limits.h>
@@ -30,233 +24,12 @@
 #include "output.h"
 #include "pmcctl.h"
 
-/* ---- register layer ------------------------------------------------------- */
-
-/* Registers a run writes: a counter and an EVTSEL per event, FIXED_CTR_CTRL, GLOBAL_CTRL, OVF_CTRL. */
-#define MSR_MAX_WRITTEN		(2 * PMCDRV_MAX_EVENTS + 3)
-
-struct msr_write {
-	uint32_t msr;
-	uint64_t val;
-};
-
-struct msr_pmu {
-	struct pmc_msr *dev;
-	struct pmc_arch_perfmon pm;
-	bool fw_write;			/* IA32_A_PMCx: full-width counter writes */
-	/* As found by pmu_save(), before any write. */
-	uint64_t evtsel[PMC_MAX_GP], gp[PMC_MAX_GP], fixed[PMC_MAX_FIXED];
-	uint64_t fixed_ctrl, global_ctrl, global_status;
-	uint64_t foreign;		/* counters someone else has enabled */
-	struct pmc_prog prog;		/* ours */
-	uint64_t wrapped;		/* GLOBAL_STATUS bits our counters set */
-	bool dirty;			/* written since the save: the saved values are owed */
-	int err;			/* first failed access since the step began */
-	uint32_t err_msr;
-	unsigned int nr_unrestored;	/* writes of pmu_restore() that failed */
-	struct msr_write unrestored[MSR_MAX_WRITTEN];
-};
-
-static int pmu_rd(struct msr_pmu *p, uint32_t msr, uint64_t *val)
-{
-	int err = pmc_msr_read(p->dev, msr, val);
-
-	if (err && !p->err) {
-		p->err = err;
-		p->err_msr = msr;
-	}
-	return err;
-}
-
-static int pmu_wr(struct msr_pmu *p, uint32_t msr, uint64_t val)
-{
-	int err = pmc_msr_write(p->dev, msr, val);
-
-	if (!err) {
-		p->dirty = true;
-	} else if (!p->err) {
-		p->err = err;
-		p->err_msr = msr;
-	}
-	return err;
-}
-
-/* Read every perfmon register a run may touch, and who has counters enabled.  Writes nothing. */
-static int pmu_save(struct msr_pmu *p)
-{
-	const struct pmc_arch_perfmon *pm = &p->pm;
-	unsigned int i;
-
-	p->err = 0;
-	p->fixed_ctrl = 0;
-	for (i = 0; i < pm->num_gp && !p->err; i++) {
-		if (!pmu_rd(p, PMC_MSR_PERFEVTSEL0 + i, &p->evtsel[i]))
-			pmu_rd(p, PMC_MSR_PMC0 + i, &p->gp[i]);
-	}
-	for (i = 0; i < PMC_MAX_FIXED && !p->err; i++) {
-		if (pm->fixed_mask & BIT_ULL(i))
-			pmu_rd(p, PMC_MSR_FIXED_CTR0 + i, &p->fixed[i]);
-	}
-	if (pm->fixed_mask && !p->err)
-		pmu_rd(p, PMC_MSR_FIXED_CTR_CTRL, &p->fixed_ctrl);
-	if (pm->version >= 2 && !p->err && !pmu_rd(p, PMC_MSR_PERF_GLOBAL_CTRL, &p->global_ctrl))
-		pmu_rd(p, PMC_MSR_PERF_GLOBAL_STATUS, &p->global_status);
-	if (p->err)
-		return p->err;
-	p->foreign = pmc_enabled_counters(pm, p->evtsel, p->fixed_ctrl);
-	return 0;
-}
-
-/* GP counters whose value a legacy (32-bit, sign-extending) write cannot put back. */
-static uint64_t pmu_unrestorable(const struct msr_pmu *p)
-{
-	uint64_t mask = 0, w;
-	unsigned int i;
-
-	for (i = 0; i < p->pm.num_gp && !p->fw_write; i++) {
-		if (!pmc_legacy_write_value(p->gp[i], p->pm.gp_width, &w))
-			mask |= BIT_ULL(i);
-	}
-	return mask;
-}
-
-/*
- * Pick counters for @specs: free ones first; with @force also those others
- * enabled.  -EBUSY: others have counters enabled and no @force; -ERANGE:
- * only counters whose value cannot be written back would do; -ENOSPC.
- */
-static int pmu_assign(struct msr_pmu *p, const struct pmc_event_spec *specs, unsigned int n,
-		      bool force)
-{
-	uint64_t all = pmc_counter_mask(&p->pm), keep = pmu_unrestorable(p);
-	uint32_t idx[PMCDRV_MAX_EVENTS];
-
-	if (p->foreign && !force)
-		return -EBUSY;
-	if (pmc_assign_counters(specs, n, &p->pm, all & ~keep & ~p->foreign, idx) &&
-	    pmc_assign_counters(specs, n, &p->pm, all & ~keep, idx))
-		return pmc_assign_counters(specs, n, &p->pm, all, idx) ? -ENOSPC : -ERANGE;
-	pmc_prog_build(specs, idx, n, &p->pm, p->fw_write, &p->prog);
-	return 0;
-}
-
-/* Stop our counters and nothing else: their GLOBAL_CTRL bits, EVTSELs and FIXED_CTR_CTRL fields. */
-static void pmu_quiesce(struct msr_pmu *p)
-{
-	const struct pmc_prog *g = &p->prog;
-	unsigned int i;
-
-	if (g->has_global)
-		pmu_wr(p, PMC_MSR_PERF_GLOBAL_CTRL, p->global_ctrl & ~g->global_mask);
-	for (i = 0; i < g->nr; i++) {
-		if (g->sel_msr[i])
-			pmu_wr(p, g->sel_msr[i], 0);
-	}
-	if (g->fixed_ctrl_mask)
-		pmu_wr(p, PMC_MSR_FIXED_CTR_CTRL, p->fixed_ctrl & ~g->fixed_ctrl_mask);
-}
-
-/* Zero and enable our counters; GLOBAL_CTRL last, so they start together.  Stops at the first failure. */
-static int pmu_start(struct msr_pmu *p)
-{
-	const struct pmc_prog *g = &p->prog;
-	unsigned int i;
-
-	p->err = 0;
-	p->wrapped = 0;
-	pmu_quiesce(p);
-	for (i = 0; i < g->nr && !p->err; i++)
-		pmu_wr(p, g->ctr_msr[i], 0);
-	for (i = 0; i < g->nr && !p->err; i++) {
-		if (g->sel_msr[i])
-			pmu_wr(p, g->sel_msr[i], g->evtsel[i]);
-	}
-	if (g->fixed_ctrl_mask && !p->err)
-		pmu_wr(p, PMC_MSR_FIXED_CTR_CTRL,
-		       (p->fixed_ctrl & ~g->fixed_ctrl_mask) | g->fixed_ctrl);
-	if (g->has_global && !p->err)
-		pmu_wr(p, PMC_MSR_PERF_GLOBAL_CTRL, p->global_ctrl | g->global_mask);
-	return p->err;
-}
-
-/* Stop our counters (at once where GLOBAL_CTRL exists) and read what they counted from zero. */
-static int pmu_stop(struct msr_pmu *p, uint64_t *vals)
-{
-	const struct pmc_prog *g = &p->prog;
-	uint64_t v, status;
-	unsigned int i;
-
-	p->err = 0;
-	if (g->has_global) {
-		pmu_wr(p, PMC_MSR_PERF_GLOBAL_CTRL, p->global_ctrl & ~g->global_mask);
-	} else {
-		for (i = 0; i < g->nr; i++) {
-			if (g->sel_msr[i])
-				pmu_wr(p, g->sel_msr[i], 0);
-		}
-	}
-	for (i = 0; i < g->nr; i++) {
-		vals[i] = 0;
-		if (!pmu_rd(p, g->ctr_msr[i], &v))
-			vals[i] = pmc_delta(0, v, g->width[i]);
-	}
-	/* A counter that wrapped set its overflow bit: pmu_restore() clears what we set. */
-	if (g->has_global && !pmu_rd(p, PMC_MSR_PERF_GLOBAL_STATUS, &status))
-		p->wrapped = status & ~p->global_status & g->global_mask;
-	return p->err;
-}
-
-static void pmu_put(struct msr_pmu *p, uint32_t msr, uint64_t val)
-{
-	if (pmu_wr(p, msr, val) && p->nr_unrestored < MSR_MAX_WRITTEN)
-		p->unrestored[p->nr_unrestored++] = (struct msr_write){ msr, val };
-}
-
-/*
- * Write the saved value of every register written since pmu_save(): our
- * counters stopped first, then the counter values, the EVTSELs and
- * FIXED_CTR_CTRL, GLOBAL_CTRL last, so no counter counts with a mix of
- * ours and its owner's settings.  Tries every write; the failed ones are
- * in p->unrestored.
- */
-static int pmu_restore(struct msr_pmu *p)
-{
-	const struct pmc_prog *g = &p->prog;
-	unsigned int i, n;
-	uint64_t w;
-
-	if (!p->dirty)
-		return 0;
-	p->err = 0;
-	p->nr_unrestored = 0;
-	pmu_quiesce(p);
-	for (i = 0; i < g->nr; i++) {
-		n = g->idx[i];
-		if (n >= PMC_GLOBAL_FIXED_SHIFT)
-			pmu_put(p, g->ctr_msr[i], p->fixed[n - PMC_GLOBAL_FIXED_SHIFT]);
-		else if (p->fw_write)
-			pmu_put(p, g->ctr_msr[i], p->gp[n]);
-		else if (pmc_legacy_write_value(p->gp[n], p->pm.gp_width, &w))
-			pmu_put(p, PMC_MSR_PMC0 + n, w);	/* pmu_assign() made sure */
-	}
-	for (i = 0; i < g->nr; i++) {
-		if (g->sel_msr[i])
-			pmu_put(p, g->sel_msr[i], p->evtsel[g->idx[i]]);
-	}
-	if (g->fixed_ctrl_mask)
-		pmu_put(p, PMC_MSR_FIXED_CTR_CTRL, p->fixed_ctrl);
-	if (p->wrapped)
-		pmu_put(p, PMC_MSR_PERF_GLOBAL_OVF_CTRL, p->wrapped);
-	if (g->has_global)
-		pmu_put(p, PMC_MSR_PERF_GLOBAL_CTRL, p->global_ctrl);
-	p->dirty = false;
-	return p->err;
-}
-
 /* ---- the command half ------------------------------------------------------- */
 
 struct msr_counting {
-	struct msr_pmu pmu;		/* .dev NULL without hardware events */
+	struct pmc_msr *dev;		/* NULL without hardware events */
+	struct pmc_arch_perfmon pm;
+	struct pmc_msr_pmu pmu;
 	int cpu;
 	bool force;
 	char path[PATH_MAX];
@@ -332,7 +105,7 @@ static const char *access_hint(const struct msr_counting *c, int err, bool write
 			       "the register does not exist on this CPU (#GP): its PMU is not what CPUID describes";
 	if (err != -EPERM && err != -EACCES)
 		return NULL;
-	if (pmc_msr_kind(c->pmu.dev) == PMC_MSR_DEV_MSR_SAFE || strstr(c->path, "msr_safe"))
+	if (pmc_msr_kind(c->dev) == PMC_MSR_DEV_MSR_SAFE || strstr(c->path, "msr_safe"))
 		return "msr_safe's allowlist (/dev/cpu/msr_allowlist) must allow reading the PMU registers "
 		       "and writing them with full masks";
 	if (lockdown_active())
@@ -395,6 +168,7 @@ static int open_error(const struct msr_counting *c, int err)
 /* Open the MSR device and learn whether counters can be written in full width. */
 static int open_device(struct msr_counting *c, const struct msr_opts *o, const struct pmcdrv_info *info)
 {
+	bool fw_write = false;
 	uint64_t cap;
 	int err;
 
@@ -404,13 +178,14 @@ static int open_device(struct msr_counting *c, const struct msr_opts *o, const s
 			err == -EINVAL ? "only %d (the CPU number) and %% may follow a %" : strerror(-err));
 		return EXIT_USAGE;
 	}
-	err = pmc_msr_open(o->cpu, o->device ? c->path : NULL, true, &c->pmu.dev);
+	err = pmc_msr_open(o->cpu, o->device ? c->path : NULL, true, &c->dev);
 	if (err)
 		return open_error(c, err);
-	snprintf(c->path, sizeof(c->path), "%s", pmc_msr_path(c->pmu.dev));
+	snprintf(c->path, sizeof(c->path), "%s", pmc_msr_path(c->dev));
 	if ((info->flags & PMCDRV_INFO_PDCM) &&
-	    !pmc_msr_read(c->pmu.dev, PMC_MSR_PERF_CAPABILITIES, &cap))
-		c->pmu.fw_write = cap & PMC_PERF_CAP_FW_WRITE;
+	    !pmc_msr_read(c->dev, PMC_MSR_PERF_CAPABILITIES, &cap))
+		fw_write = cap & PMC_PERF_CAP_FW_WRITE;
+	pmc_msr_pmu_init(&c->pmu, c->dev, &c->pm, fw_write);
 	return -1;
 }
 
@@ -438,7 +213,7 @@ int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struc
 	c->cpu = o->cpu;
 	c->force = o->force;
 	c->events = events;
-	pmc_perfmon_from_info(&info, &c->pmu.pm);
+	pmc_perfmon_from_info(&info, &c->pm);
 	for (i = 0; i < events->n; i++) {
 		if (!pmc_evsel_is_hw(&events->ev[i]))
 			continue;
@@ -460,9 +235,9 @@ void msr_counting_close(struct msr_counting *c)
 {
 	if (!c)
 		return;
-	if (c->pmu.dev && pmu_restore(&c->pmu))
+	if (c->dev && pmc_msr_pmu_restore(&c->pmu))
 		restore_error(c);
-	pmc_msr_close(c->pmu.dev);
+	pmc_msr_close(c->dev);
 	free(c);
 }
 
@@ -646,10 +421,10 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 	}
 	hold_signals(&old);
 	if (c->nr_hw) {
-		err = pmu_save(&c->pmu);
+		err = pmc_msr_pmu_save(&c->pmu);
 		if (err)
 			ex = access_error(c, "cannot read", false);
-		else if ((err = pmu_assign(&c->pmu, c->specs, c->nr_hw, c->force)))
+		else if ((err = pmc_msr_pmu_assign(&c->pmu, c->specs, c->nr_hw, c->force)))
 			ex = assign_error(c, err);
 	}
 	if (ex < 0) {
@@ -678,7 +453,7 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 	} else if (m.step == CHILD_PIN_FAILED) {
 		fprintf(stderr, "pmcctl run: cannot pin the command to CPU %d: %s\n", c->cpu, strerror(m.err));
 		ex = EXIT_USAGE;
-	} else if (c->nr_hw && pmu_start(&c->pmu)) {
+	} else if (c->nr_hw && pmc_msr_pmu_start(&c->pmu)) {
 		ex = access_error(c, "cannot write", true);
 		kill(pid, SIGKILL);
 	} else {
@@ -698,9 +473,9 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 	child_pid = 0;
 
 	if (c->nr_hw) {
-		if (started && pmu_stop(&c->pmu, hw) && ex < 0)
+		if (started && pmc_msr_pmu_stop(&c->pmu, hw) && ex < 0)
 			ex = access_error(c, "cannot stop or read", true);
-		if (pmu_restore(&c->pmu)) {
+		if (pmc_msr_pmu_restore(&c->pmu)) {
 			restore_error(c);
 			ex = EXIT_FAIL;
 		}

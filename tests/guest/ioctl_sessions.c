@@ -103,7 +103,7 @@ static void test_config(void)
 		{ "config: sw_id on a hw event -> EINVAL", 18, EINVAL },
 	};
 
-	for (i = 0; i < (int)(sizeof(t) / sizeof(t[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(t); i++) {
 		c = sw_config();
 		switch (t[i].field) {
 		case 0: c.size = 0; break;

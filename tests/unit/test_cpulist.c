@@ -7,7 +7,7 @@
  * -ENOSPC), and pmc_online_cpus() on temporary files and on the real
  * /sys/devices/system/cpu/online.
  *
- * Linked into the one unit binary; main() in test_pmu_logic.c calls
+ * Linked into the one unit binary; main() in main.c calls
  * register_cpulist_tests() to add the "cpulist" suite.
  */
 #include <CUnit/Basic.h>
@@ -100,7 +100,7 @@ static void test_accepts(void)
 {
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(accepts); i++) {
+	for (i = 0; i < ARRAY_SIZE(accepts); i++) {
 		const struct accept_case *c = &accepts[i];
 		cpu_set_t got, want, again;
 		char err[256] = "", buf[256], fbuf[256];
@@ -241,7 +241,7 @@ static void test_rejects(void)
 {
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(rejects); i++)
+	for (i = 0; i < ARRAY_SIZE(rejects); i++)
 		check_reject(rejects[i].list, rejects[i].err, rejects[i].needle,
 			     rejects[i].needle2);
 }
@@ -338,7 +338,7 @@ static void test_format(void)
 	size_t i;
 	int ret;
 
-	for (i = 0; i < N_ELEMS(cases); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		make_set(&set, cases[i].set);
 		memset(buf, 'X', sizeof(buf));
 		ret = pmc_cpulist_format(&set, buf, sizeof(buf));
@@ -512,7 +512,7 @@ static void test_online_files(void)
 	cpu_set_t got, want;
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(online_cases); i++) {
+	for (i = 0; i < ARRAY_SIZE(online_cases); i++) {
 		const struct online_case *c = &online_cases[i];
 		size_t n = c->n ? c->n : strlen(c->content);
 		int ret;

@@ -5,7 +5,7 @@
  * -EINVAL and a message naming the offending term, the 16-event limit,
  * pmc_evlist_default() and pmc_event_known_name().
  *
- * Linked into the one unit binary; main() in test_pmu_logic.c calls
+ * Linked into the one unit binary; main() in main.c calls
  * register_event_tests() to add the "events" suite.
  */
 #include <CUnit/Basic.h>
@@ -185,17 +185,17 @@ static void run_accept(const struct accept_case *c, size_t n)
 
 static void test_names(void)
 {
-	run_accept(names, N_ELEMS(names));
+	run_accept(names, ARRAY_SIZE(names));
 }
 
 static void test_codes(void)
 {
-	run_accept(codes, N_ELEMS(codes));
+	run_accept(codes, ARRAY_SIZE(codes));
 }
 
 static void test_modifiers(void)
 {
-	run_accept(modifiers, N_ELEMS(modifiers));
+	run_accept(modifiers, ARRAY_SIZE(modifiers));
 }
 
 /* The parser's name table agrees with the shared architectural table. */
@@ -212,7 +212,7 @@ static void test_arch_table(void)
 	};
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(a); i++) {
+	for (i = 0; i < ARRAY_SIZE(a); i++) {
 		CHECK(pmc_arch_events[a[i].arch].event == a[i].event &&
 		      pmc_arch_events[a[i].arch].umask == a[i].umask,
 		      "arch event %d: 0x%02x/0x%02x, SDM says 0x%02x/0x%02x", a[i].arch,
@@ -247,8 +247,8 @@ static void test_list_mixed(void)
 	memset(&l, 0, sizeof(l));
 	ret = pmc_evlist_parse(&l, arg, err, sizeof(err));
 	CU_ASSERT_EQUAL(ret, 0);
-	CU_ASSERT_EQUAL_FATAL(l.n, N_ELEMS(want));
-	for (i = 0; i < N_ELEMS(want); i++)
+	CU_ASSERT_EQUAL_FATAL(l.n, ARRAY_SIZE(want));
+	for (i = 0; i < ARRAY_SIZE(want); i++)
 		check_event(__LINE__, want[i].name, &l.ev[i], want[i].name, &want[i].w);
 }
 
@@ -486,7 +486,7 @@ static void test_rejects(void)
 {
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(rejects); i++) {
+	for (i = 0; i < ARRAY_SIZE(rejects); i++) {
 		const struct reject_case *c = &rejects[i];
 		struct pmc_evlist l;
 		char err[512];
@@ -592,7 +592,7 @@ static void test_field_decimal_leading_zero(void)
 		{ "cpu/event=0xc0,cmask=00/", { HW, UK, 0xc0, 0, 0, 0 } },
 	};
 
-	run_accept(c, N_ELEMS(c));
+	run_accept(c, ARRAY_SIZE(c));
 }
 
 /*
@@ -608,7 +608,7 @@ static void test_field_trailing_comma(void)
 	};
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(c); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		struct pmc_evlist l;
 		char err[256] = "";
 		int ret;
@@ -636,7 +636,7 @@ static void test_field_whitespace(void)
 	};
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(c); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		struct pmc_evlist l;
 		char err[256] = "";
 		int ret;
@@ -661,7 +661,7 @@ static void test_field_later_wins(void)
 		{ "cpu/event=0xc0,cmask=1,inv,inv=0/", { HW, UK, 0xc0, 0, 1, 0 } },
 	};
 
-	run_accept(c, N_ELEMS(c));
+	run_accept(c, ARRAY_SIZE(c));
 }
 
 /* ---- pmc_event_known_name ----------------------------------------------- */
@@ -700,7 +700,7 @@ static void test_known_name_round_trip(void)
 	};
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(c); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		struct pmc_evlist l, l2;
 		char err[256] = "";
 		const char *k;
@@ -744,7 +744,7 @@ static void test_known_name_none(void)
 	struct pmcdrv_event ev;
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(c); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		struct pmc_evlist l;
 		char err[256] = "";
 		const char *k;
@@ -817,7 +817,7 @@ static void test_default(void)
 {
 	size_t i, j;
 
-	for (i = 0; i < N_ELEMS(defaults); i++) {
+	for (i = 0; i < ARRAY_SIZE(defaults); i++) {
 		const struct default_case *c = &defaults[i];
 		struct pmcdrv_info info;
 		struct pmc_evlist l;
@@ -882,11 +882,11 @@ static void test_default_fields(void)
 	info.events_avail = 0x7f;
 	memset(&l, 0, sizeof(l));
 	pmc_evlist_default(&l, &info);
-	CU_ASSERT_EQUAL_FATAL(l.n, N_ELEMS(want));
-	for (i = 0; i < N_ELEMS(want); i++)
+	CU_ASSERT_EQUAL_FATAL(l.n, ARRAY_SIZE(want));
+	for (i = 0; i < ARRAY_SIZE(want); i++)
 		check_event(__LINE__, want[i].name, &l.ev[i], want[i].name, &want[i].w);
 	/* The rest of the list stays zero. */
-	for (i = N_ELEMS(want); i < PMCDRV_MAX_EVENTS; i++)
+	for (i = ARRAY_SIZE(want); i < PMCDRV_MAX_EVENTS; i++)
 		CU_ASSERT_EQUAL(l.ev[i].ev.type, 0);
 }
 

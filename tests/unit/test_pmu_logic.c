@@ -430,18 +430,7 @@ static void test_json_string(void)
 	free(buf);
 }
 
-void unit_add_suite(const char *name, const struct unit_test *tests, size_t n)
-{
-	CU_pSuite suite = CU_add_suite(name, NULL, NULL);
-	size_t i;
-
-	if (!suite)
-		return;
-	for (i = 0; i < n; i++)
-		CU_add_test(suite, tests[i].name, tests[i].fn);
-}
-
-int main(void)
+void register_pmu_logic_tests(void)
 {
 	static const struct unit_test tests[] = {
 		{ "decode CPUID.0AH vectors", test_decode_vectors },
@@ -460,19 +449,6 @@ int main(void)
 		{ "JSON strings", test_json_string },
 		{ "periodic fold period", test_fold_period },
 	};
-	unsigned int run, failed;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	register_event_tests();
-	register_cpulist_tests();
-	register_report_tests();
 	UNIT_ADD_SUITE("pmu_logic", tests);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	run = CU_get_number_of_tests_run();
-	failed = CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	printf("unit: %u passed, %u failed\n", run - failed, failed);
-	return failed ? 1 : 0;
 }

@@ -9,7 +9,7 @@
  * PMCDRV_UPDATE_GOLDEN=1 rewrites the golden files from the current
  * output instead of comparing (docs/testing.md).
  *
- * Linked into the one unit binary; main() (test_pmu_logic.c) calls
+ * Linked into the one unit binary; main() (main.c) calls
  * register_report_tests(), which adds the "report" suite.
  */
 #include <CUnit/Basic.h>
@@ -733,7 +733,7 @@ static void test_run(void)
 	struct fixture fx;
 
 	fx_init(&fx, default_events);
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	CHECK_ALL(&fx, "run");
 	/* A separator of several characters goes between every field. */
 	CHECK_ONE(&fx, REPORT_CSV, "::", "run-csv-sep.txt");
@@ -778,7 +778,7 @@ static void test_repeat_no_spread(void)
 	struct fixture fx;
 
 	fx_init(&fx, "task-clock,instructions,cycles");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	fx.r.runs = 2;
 	CHECK_ALL(&fx, "repeat-no-spread");
 	CHECK_ONE(&fx, REPORT_CSV, "::", "repeat-no-spread-csv-sep.txt");
@@ -793,7 +793,7 @@ static void test_stat_per_cpu(void)
 	struct fixture fx;
 
 	fx_init_stat(&fx, "task-clock,cycles,instructions", "'system wide'");
-	fx_rows_per_cpu(&fx, v, N_ELEMS(v));
+	fx_rows_per_cpu(&fx, v, ARRAY_SIZE(v));
 	CHECK_ALL(&fx, "stat-per-cpu");
 }
 
@@ -814,7 +814,7 @@ static void test_interval_header(void)
 	char *buf;
 	FILE *f;
 
-	for (i = 0; i < N_ELEMS(t); i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		struct report r = { .format = t[i].format, .sep = ",", .interval = 1 };
 
 		buf = NULL;
@@ -835,7 +835,7 @@ static void test_interval(void)
 	struct fixture fx;
 
 	fx_init_stat(&fx, "task-clock,cycles,instructions", "'system wide'");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	fx.r.interval = 1.000123456;
 	CHECK_ALL(&fx, "interval");
 }
@@ -847,7 +847,7 @@ static void test_interval_per_cpu(void)
 	struct fixture fx;
 
 	fx_init_stat(&fx, "cycles,instructions", "'system wide'");
-	fx_rows_per_cpu(&fx, v, N_ELEMS(v));
+	fx_rows_per_cpu(&fx, v, ARRAY_SIZE(v));
 	fx.r.interval = 12.5;
 	CHECK_ALL(&fx, "interval-per-cpu");
 }
@@ -859,7 +859,7 @@ static void test_ipc_same_modifiers(void)
 	struct fixture fx;
 
 	fx_init(&fx, "instructions:u,cycles:u");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	CHECK_ALL(&fx, "ipc-same-mods");
 }
 
@@ -870,11 +870,11 @@ static void test_ipc_other_modifiers(void)
 	struct fixture fx;
 
 	fx_init(&fx, "instructions:u,cycles:k");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	CHECK_ALL(&fx, "ipc-mixed-mods");
 
 	fx_init(&fx, "instructions,cycles:u");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	CHECK_ONE(&fx, REPORT_TEXT, NULL, "ipc-default-vs-u-text.txt");
 }
 
@@ -885,7 +885,7 @@ static void test_ipc_no_ratio(void)
 	struct fixture fx;
 
 	fx_init(&fx, "instructions,cycles");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	CHECK_ONE(&fx, REPORT_TEXT, NULL, "ipc-zero-cycles-text.txt");
 
 	fx_init_stat(&fx, "instructions,cycles", "'CPU(s) 0-1'");
@@ -902,7 +902,7 @@ static void test_clock_without_elapsed(void)
 	struct fixture fx;
 
 	fx_init(&fx, "task-clock");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	fx.r.elapsed = 0;
 	CHECK_ONE(&fx, REPORT_TEXT, NULL, "clock-no-elapsed-text.txt");
 }
@@ -914,7 +914,7 @@ static void test_note(void)
 	struct fixture fx;
 
 	fx_init(&fx, "instructions,cycles");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	fx.r.note = "The counts are of CPU 2: they include everything else that ran on it.";
 	CHECK_ALL(&fx, "note");
 }
@@ -930,7 +930,7 @@ static void test_raw_names(void)
 	struct fixture fx;
 
 	fx_init(&fx, "0x00c0:u,r003c:u,cpu/event=0xc0,umask=0x0,cmask=1,inv/:u,0x01c4");
-	fx_rows(&fx, v, N_ELEMS(v));
+	fx_rows(&fx, v, ARRAY_SIZE(v));
 	CHECK_ALL(&fx, "raw-names");
 }
 
@@ -953,12 +953,12 @@ static void test_json_checker(void)
 	};
 	size_t i;
 
-	for (i = 0; i < N_ELEMS(good); i++) {
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		if (!json_object_line(good[i], strlen(good[i])))
 			printf("\nJSON checker rejected good input %zu: %s\n", i, good[i]);
 		CU_ASSERT_TRUE(json_object_line(good[i], strlen(good[i])));
 	}
-	for (i = 0; i < N_ELEMS(bad); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		if (json_object_line(bad[i], strlen(bad[i])))
 			printf("\nJSON checker accepted bad input %zu: %s\n", i, bad[i]);
 		CU_ASSERT_FALSE(json_object_line(bad[i], strlen(bad[i])));

@@ -5,20 +5,22 @@
 
 #include <CUnit/CUnit.h>
 #include <stddef.h>
+#include <pmcdrv/shim.h>	/* ARRAY_SIZE */
 
-#define N_ELEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct unit_test {
 	const char *name;
 	CU_TestFunc fn;
 };
 
-/* Add suite @name with its @n tests (main() in test_pmu_logic.c runs them). */
+/* Add suite @name with its @n tests (main() in main.c runs them). */
 void unit_add_suite(const char *name, const struct unit_test *tests, size_t n);
-#define UNIT_ADD_SUITE(name, tests)	unit_add_suite((name), (tests), N_ELEMS(tests))
+#define UNIT_ADD_SUITE(name, tests)	unit_add_suite((name), (tests), ARRAY_SIZE(tests))
 
 void register_event_tests(void);	/* tests/unit/test_events.c */
 void register_cpulist_tests(void);	/* tests/unit/test_cpulist.c */
 void register_report_tests(void);	/* tests/unit/test_report.c */
+void register_pmu_logic_tests(void);	/* tests/unit/test_pmu_logic.c */
+void register_msr_pmu_tests(void);	/* tests/unit/test_msr_pmu.c */
 
 #endif /* PMCDRV_UNIT_H */

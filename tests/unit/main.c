@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one unit-test binary (make unit): registers every suite, runs them
+ * with CUnit, and ends with "unit: N passed, N failed" for tests/check.sh.
+ */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+
+#include "unit.h"
+
+void unit_add_suite(const char *name, const struct unit_test *tests, size_t n)
+{
+	CU_pSuite suite = CU_add_suite(name, NULL, NULL);
+	size_t i;
+
+	if (!suite)
+		return;
+	for (i = 0; i < n; i++)
+		CU_add_test(suite, tests[i].name, tests[i].fn);
+}
+
+int main(void)
+{
+	unsigned int run, failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	register_event_tests();
+	register_cpulist_tests();
+	register_report_tests();
+	register_pmu_logic_tests();
+	register_msr_pmu_tests();
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	run = CU_get_number_of_tests_run();
+	failed = CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	printf("unit: %u passed, %u failed\n", run - failed, failed);
+	return failed ? 1 : 0;
+}
