@@ -140,6 +140,28 @@ u64 pmc_enabled_counters(const struct pmc_arch_perfmon *pm, const u64 *evtsel, u
 	return mask;
 }
 
+u64 pmc_scan_in_use(const struct pmc_arch_perfmon *pm,
+		    int (*rd)(void *ctx, u32 msr, u64 *val), void *ctx, bool *inuse_read)
+{
+	u64 evtsel[PMC_MAX_GP] = { 0 };
+	u64 fixed_ctrl = 0, mask, v;
+	unsigned int i;
+
+	for (i = 0; i < pm->num_gp && i < PMC_MAX_GP; i++) {
+		if (rd(ctx, PMC_MSR_PERFEVTSEL0 + i, &evtsel[i]))
+			evtsel[i] = 0;
+	}
+	if (pm->fixed_mask && rd(ctx, PMC_MSR_FIXED_CTR_CTRL, &fixed_ctrl))
+		fixed_ctrl = 0;
+	mask = pmc_enabled_counters(pm, evtsel, fixed_ctrl);
+	*inuse_read = false;
+	if (pm->version >= 4 && !rd(ctx, PMC_MSR_PERF_GLOBAL_INUSE, &v)) {
+		mask |= v & pmc_counter_mask(pm);
+		*inuse_read = true;
+	}
+	return mask;
+}
+
 void pmc_decode_fms(u32 eax, u32 *family, u32 *model, u32 *stepping)
 {
 	u32 fam = (eax >> 8) & 0xf;

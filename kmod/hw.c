@@ -76,25 +76,21 @@ struct pmcd_usage_acc {
 	atomic_t inuse_read;
 };
 
+static int pmcd_scan_rd(void *ctx, u32 msr, u64 *val)
+{
+	return pmcd_rdmsr_safe(msr, val);
+}
+
 /* Runs on each CPU in IPI context: only *_safe reads, no sleeping. */
 static void pmcd_read_usage_cpu(void *arg)
 {
 	struct pmcd_usage_acc *acc = arg;
-	const struct pmc_arch_perfmon *pm = &acc->caps->cpu.pm;
-	u64 evtsel[PMC_MAX_GP] = { 0 };
-	u64 fixed_ctrl = 0, mask, v;
-	unsigned int i;
+	bool inuse_read;
+	u64 mask;
 
-	/* A register that faults reads as 0: "not enabled". */
-	for (i = 0; i < pm->num_gp; i++)
-		pmcd_rdmsr_safe(PMC_MSR_PERFEVTSEL0 + i, &evtsel[i]);
-	if (pm->fixed_mask)
-		pmcd_rdmsr_safe(PMC_MSR_FIXED_CTR_CTRL, &fixed_ctrl);
-	mask = pmc_enabled_counters(pm, evtsel, fixed_ctrl);
-	if (pm->version >= 4 && !pmcd_rdmsr_safe(PMC_MSR_PERF_GLOBAL_INUSE, &v)) {
-		mask |= v & pmc_counter_mask(pm);
+	mask = pmc_scan_in_use(&acc->caps->cpu.pm, pmcd_scan_rd, NULL, &inuse_read);
+	if (inuse_read)
 		atomic_set(&acc->inuse_read, 1);
-	}
 	atomic64_or(mask, &acc->in_use);
 }
 

@@ -43,14 +43,12 @@ static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
 	a.inherit = inherit;
 	a.exclude_hv = 1;
 	if (ev->type == PMCDRV_EVENT_HW) {
-		/* perf's raw config has the EVTSEL layout. */
+		struct pmc_event_spec spec;
+
+		/* perf's raw config has the EVTSEL layout; the modes are perf's exclude_* bits. */
+		pmc_event_to_spec(ev, &spec);
 		a.type = PERF_TYPE_RAW;
-		a.config = ev->event | ((uint64_t)ev->umask << PMC_EVTSEL_UMASK_SHIFT) |
-			   ((uint64_t)ev->cmask << PMC_EVTSEL_CMASK_SHIFT);
-		if (ev->flags & PMCDRV_EVF_EDGE)
-			a.config |= PMC_EVTSEL_EDGE;
-		if (ev->flags & PMCDRV_EVF_INV)
-			a.config |= PMC_EVTSEL_INV;
+		a.config = pmc_evtsel_encode(&spec) & ~(PMC_EVTSEL_USR | PMC_EVTSEL_OS);
 		a.exclude_user = !(ev->flags & PMCDRV_EVF_USER);
 		a.exclude_kernel = !(ev->flags & PMCDRV_EVF_KERNEL);
 	} else {

@@ -33,6 +33,11 @@ static const char *vendor_str(const struct pmcdrv_info *info, char *buf)
 	return buf;
 }
 
+static int msr_rd(void *m, uint32_t msr, uint64_t *val)
+{
+	return pmc_msr_read(m, msr, val);
+}
+
 static void probe_msr(struct info_report *r)
 {
 	struct pmc_msr *m;
@@ -55,8 +60,7 @@ static void probe_msr(struct info_report *r)
 	/* No module: read what needs MSRs through the msr device, CPU by CPU. */
 	pmc_perfmon_from_info(info, &pm);
 	for (cpu = 0; cpu < (long)info->nr_cpus; cpu++) {
-		uint64_t evtsel[PMC_MAX_GP] = { 0 }, fixed_ctrl = 0;
-		unsigned int i;
+		bool inuse_read;
 
 		if (pmc_msr_open((int)cpu, NULL, false, &m))
 			continue;
@@ -67,15 +71,9 @@ static void probe_msr(struct info_report *r)
 					info->flags |= PMCDRV_INFO_FW_WRITE;
 			}
 		}
-		for (i = 0; i < pm.num_gp && i < PMC_MAX_GP; i++)
-			pmc_msr_read(m, PMC_MSR_PERFEVTSEL0 + i, &evtsel[i]);
-		if (pm.fixed_mask)
-			pmc_msr_read(m, PMC_MSR_FIXED_CTR_CTRL, &fixed_ctrl);
-		info->in_use_hw |= pmc_enabled_counters(&pm, evtsel, fixed_ctrl);
-		if (pm.version >= 4 && !pmc_msr_read(m, PMC_MSR_PERF_GLOBAL_INUSE, &v)) {
-			info->in_use_hw |= v & info->avail_mask;
+		info->in_use_hw |= pmc_scan_in_use(&pm, msr_rd, m, &inuse_read);
+		if (inuse_read)
 			info->flags |= PMCDRV_INFO_GLOBAL_INUSE;
-		}
 		r->in_use_known = true;
 		pmc_msr_close(m);
 	}

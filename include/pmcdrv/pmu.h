@@ -155,6 +155,18 @@ u64 pmc_counter_mask(const struct pmc_arch_perfmon *pm);
  */
 u64 pmc_enabled_counters(const struct pmc_arch_perfmon *pm, const u64 *evtsel, u64 fixed_ctrl);
 
+/*
+ * Who has counters in use on one CPU (GLOBAL_CTRL layout), reading its
+ * registers through @rd (0, or a negative errno when @msr cannot be read
+ * into *@val): pmc_enabled_counters() of the EVTSELs and
+ * FIXED_CTR_CTRL (a register that cannot be read counts as "not
+ * enabled"), plus IA32_PERF_GLOBAL_INUSE on version 4 and later;
+ * *@inuse_read says whether that was read.  The one scan for the module's
+ * INFO and for pmcctl info without the module.
+ */
+u64 pmc_scan_in_use(const struct pmc_arch_perfmon *pm,
+		    int (*rd)(void *ctx, u32 msr, u64 *val), void *ctx, bool *inuse_read);
+
 /* Family/model/stepping per the SDM's "display" rules, from CPUID.01H:EAX. */
 void pmc_decode_fms(u32 eax01, u32 *family, u32 *model, u32 *stepping);
 

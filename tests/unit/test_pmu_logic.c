@@ -4,6 +4,7 @@
  * unchanged) and of pmcctl's output helpers, run under ASan+UBSan.
  */
 #include <CUnit/Basic.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -430,6 +431,51 @@ static void test_json_string(void)
 	free(buf);
 }
 
+/* A CPU's registers for pmc_scan_in_use(): EVTSEL1 enabled, fixed 1 counting, INUSE bit 3. */
+static int scan_rd(void *ctx, u32 msr, u64 *val)
+{
+	const bool *inuse_faults = ctx;
+
+	switch (msr) {
+	case PMC_MSR_PERFEVTSEL0 + 1:
+		*val = PMC_EVTSEL_EN | 0xc0;
+		return 0;
+	case PMC_MSR_PERFEVTSEL0 + 2:
+		return -EIO;		/* counts as not enabled */
+	case PMC_MSR_FIXED_CTR_CTRL:
+		*val = PMC_FIXED_CTRL_USR << PMC_FIXED_CTRL_FIELD_BITS;
+		return 0;
+	case PMC_MSR_PERF_GLOBAL_INUSE:
+		if (*inuse_faults)
+			return -EIO;
+		*val = 0x8 | BIT_ULL(60);	/* a bit beyond the counters is ignored */
+		return 0;
+	default:
+		*val = 0;
+		return 0;
+	}
+}
+
+static void test_scan_in_use(void)
+{
+	struct pmc_arch_perfmon pm = { .version = 4, .num_gp = 4, .gp_width = 48,
+				       .num_fixed = 3, .fixed_width = 48, .fixed_mask = 0x7 };
+	bool faults = false, inuse_read;
+
+	CU_ASSERT_EQUAL(pmc_scan_in_use(&pm, scan_rd, &faults, &inuse_read),
+			0x2 | 0x8 | BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + 1));
+	CU_ASSERT_TRUE(inuse_read);
+	faults = true;
+	CU_ASSERT_EQUAL(pmc_scan_in_use(&pm, scan_rd, &faults, &inuse_read),
+			0x2 | BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + 1));
+	CU_ASSERT_FALSE(inuse_read);
+	pm.version = 3;
+	faults = false;
+	CU_ASSERT_EQUAL(pmc_scan_in_use(&pm, scan_rd, &faults, &inuse_read),
+			0x2 | BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + 1));
+	CU_ASSERT_FALSE(inuse_read);
+}
+
 void register_pmu_logic_tests(void)
 {
 	static const struct unit_test tests[] = {
@@ -442,6 +488,7 @@ void register_pmu_logic_tests(void)
 		{ "fixed counter index", test_fixed_index },
 		{ "counter assignment", test_assign },
 		{ "enabled counters", test_enabled_counters },
+		{ "who has counters in use", test_scan_in_use },
 		{ "width-agnostic delta", test_delta },
 		{ "legacy PMC write", test_legacy_write },
 		{ "thousands separators", test_thousands },
