@@ -60,10 +60,10 @@ static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
 	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* Run CMD once counted by perf_event_open.  -1 on success, else an exit code. */
+/* Run CMD once counted by perf_event_open. */
 static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 {
-	int fds[PMCDRV_MAX_EVENTS], go[2], report[2], msg[2], status, ex = -1;
+	int fds[PMCDRV_MAX_EVENTS], go[2], report[2], msg[2], status, ex = 0;
 	unsigned int i, n = 0;
 	char c = 0;
 	pid_t pid;
@@ -71,13 +71,13 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 	/* go: parent -> child "events attached"; report: child -> parent exec errno. */
 	if (pipe2(go, O_CLOEXEC)) {
 		fprintf(stderr, "pmcctl compare: pipe: %s\n", strerror(errno));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	if (pipe2(report, O_CLOEXEC)) {
 		fprintf(stderr, "pmcctl compare: pipe: %s\n", strerror(errno));
 		close(go[0]);
 		close(go[1]);
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	fflush(NULL);
 	pid = fork_command();
@@ -87,7 +87,7 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 		close(go[1]);
 		close(report[0]);
 		close(report[1]);
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	if (pid == 0) {
 		/* Wait until the parent has attached the events; then report exec errors. */
@@ -105,37 +105,38 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 		if (fds[n] < 0) {
 			fprintf(stderr, "pmcctl compare: perf_event_open for '%s': %s\n",
 				o->c.events.ev[n].name, strerror(errno));
-			ex = errno == EACCES || errno == EPERM ? EXIT_FAIL : EXIT_UNAVAILABLE;
+			ex = errno == EACCES || errno == EPERM ? -EIO : -ENODEV;
 			break;
 		}
 	}
-	if (ex >= 0) {
+	if (ex) {
 		kill(pid, SIGKILL);
 	} else if (write(go[1], &c, 1) != 1) {
 		kill(pid, SIGKILL);
-		ex = EXIT_FAIL;
+		ex = -EIO;
 	}
 	close(go[1]);
-	if (ex < 0 && read(report[0], msg, sizeof(msg)) == (ssize_t)sizeof(msg)) {
+	if (!ex && read(report[0], msg, sizeof(msg)) == (ssize_t)sizeof(msg)) {
 		fprintf(stderr, "pmcctl compare: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
-		ex = msg[1] == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+		ex = msg[1] == ENOENT ? -ENOENT : -ENOEXEC;
 	}
 	close(report[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	child_pid = 0;
 	for (i = 0; i < n; i++) {
-		if (ex < 0 && read(fds[i], &vals[i], sizeof(vals[i])) != sizeof(vals[i])) {
+		if (!ex && read(fds[i], &vals[i], sizeof(vals[i])) != sizeof(vals[i])) {
 			fprintf(stderr, "pmcctl compare: reading '%s': %s\n", o->c.events.ev[i].name,
 				strerror(errno));
-			ex = EXIT_FAIL;
+			ex = -EIO;
 		}
 		close(fds[i]);
 	}
 	return ex;
 }
 
-int cmd_compare(int argc, char **argv)
+/* Count CMD both ways and print both; -EDOM when a difference is beyond the spread. */
+static int compare(int argc, char **argv)
 {
 	struct stat_acc mine[PMCDRV_MAX_EVENTS], theirs[PMCDRV_MAX_EVENTS];
 	uint64_t pv[PMCDRV_MAX_EVENTS];
@@ -147,28 +148,28 @@ int cmd_compare(int argc, char **argv)
 	int ex;
 
 	ex = run_parse_opts(argc, argv, &o, "compare", compare_usage);
-	if (ex >= 0)
+	if (ex || o.c.help)
 		return ex;
 	if (o.c.csv_sep || o.c.out_path) {
 		fprintf(stderr, "pmcctl compare: -x and -o are options of 'pmcctl run'; use -j for machine-readable output\n");
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	ex = prepare_events(&o.c.events, o.c.device, "compare");
-	if (ex >= 0)
+	if (ex)
 		return ex;
 	setup_signals();
 	memset(mine, 0, sizeof(mine));
 	memset(theirs, 0, sizeof(theirs));
 	for (r = 0; r < o.repeat; r++) {
 		ex = run_once_task(&o, &res);
-		if (ex >= 0)
+		if (ex)
 			return ex;
 		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&mine[i], (double)res.r.values[i]);
 	}
 	for (r = 0; r < o.repeat; r++) {
 		ex = run_once_perf(&o, pv);
-		if (ex >= 0)
+		if (ex)
 			return ex;
 		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&theirs[i], (double)pv[i]);
@@ -203,5 +204,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (!o.c.json)
 		printf("\n task-clock is in ns; spread is the larger standard deviation of the two sides.\n\n");
-	return all_within ? EXIT_OK : EXIT_FAIL;
+	return all_within ? 0 : -EDOM;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return pmcctl_exit_code(compare(argc, argv));
 }

@@ -271,7 +271,7 @@ static void info_usage(FILE *f)
 	      "  -h, --help          this help\n", f);
 }
 
-int cmd_info(int argc, char **argv)
+static int info(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -295,16 +295,16 @@ int cmd_info(int argc, char **argv)
 			break;
 		case 'h':
 			info_usage(stdout);
-			return EXIT_OK;
+			return 0;
 		default:
 			info_usage(stderr);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pmcctl info: unexpected argument '%s'\n", argv[optind]);
 		info_usage(stderr);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	gather_info(&r, device);
 	if (json)
@@ -313,7 +313,12 @@ int cmd_info(int argc, char **argv)
 		info_text(stdout, &r);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "pmcctl info: write error: %s\n", strerror(errno));
-		return EXIT_FAIL;
+		return -EIO;
 	}
-	return EXIT_OK;
+	return 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	return pmcctl_exit_code(info(argc, argv));
 }

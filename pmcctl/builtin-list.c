@@ -8,7 +8,7 @@
 
 /* ---- pmcctl list ------------------------------------------------------------- */
 
-int cmd_list(int argc, char **argv)
+static int list(int argc, char **argv)
 {
 	struct pmcdrv_info info;
 	enum pmc_decode_err derr;
@@ -17,11 +17,11 @@ int cmd_list(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		puts("usage: pmcctl list\n\nList the events this CPU supports, their encodings and counters.");
-		return EXIT_OK;
+		return 0;
 	}
 	if (argc > 1) {
 		fprintf(stderr, "pmcctl list: unexpected argument '%s'\n", argv[1]);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	pmc_cpuid_info(&info, &derr);
 	printf("Hardware events (architectural; CPUID.0AH, %s):\n",
@@ -49,5 +49,10 @@ int cmd_list(int argc, char **argv)
 	     "\nSyntax: NAME[:u|:k|:uk], 0xUUEE (umask<<8|event), rHEX (perf raw: event, umask,\n"
 	     "edge bit 18, inv bit 23, cmask bits 31:24), cpu/event=E,umask=U,cmask=C,inv,edge/.\n"
 	     "Model-specific events are given by code; see the SDM's event tables for this model.");
-	return EXIT_OK;
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	return pmcctl_exit_code(list(argc, argv));
 }

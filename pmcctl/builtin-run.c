@@ -105,7 +105,7 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 /*
  * pmcdrv or the MSR device?  Without the module (and without -d) run falls
  * back to the MSR device, saying so.  Checks the options that belong to one
- * path.  -1 to go on, or an exit code.
+ * path.
  */
 static int choose_path(struct run_opts *o)
 {
@@ -122,19 +122,19 @@ static int choose_path(struct run_opts *o)
 			if (o->cpu >= 0 || o->force) {
 				fprintf(stderr, "pmcctl run: -C and -f belong to the MSR path; pmcdrv is loaded and "
 					"counts CMD's own tasks on every CPU (add --msr for the MSR path)\n");
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
-			return -1;
+			return 0;
 		}
 		/* Its sessions reprogram the counters at every context switch: both would be wrong. */
 		if (!err && (info.flags & PMCDRV_INFO_CLAIMED) && !o->force) {
 			fprintf(stderr, "pmcctl run: pmcdrv sessions hold the counters now; the MSR path would corrupt their counts and ours\n"
 				"  fix: wait for them, drop --msr to count through pmcdrv, or --force\n");
-			return EXIT_BUSY;
+			return -EBUSY;
 		}
 	} else if (!o->msr) {
 		if (o->c.device || (err != -ENOENT && err != -ENODEV && err != -ENXIO))
-			return -1;	/* prepare_events() explains */
+			return 0;	/* prepare_events() explains */
 		fprintf(stderr, "pmcctl run: pmcdrv is not loaded (%s: %s): counting one whole CPU through its MSR device instead; "
 			"for per-task counts load pmcdrv (sudo insmod kmod/pmcdrv.ko)\n",
 			PMC_DEFAULT_DEVICE, strerror(-err));
@@ -144,13 +144,13 @@ static int choose_path(struct run_opts *o)
 	if (!o->inherit) {
 		fprintf(stderr, "pmcctl run: -i (only CMD's first process) needs pmcdrv's per-task counting; "
 			"the MSR path counts everything on one CPU\n");
-		return fallback ? EXIT_UNAVAILABLE : EXIT_USAGE;
+		return fallback ? -ENODEV : -EINVAL;
 	}
 	if (o->cpu < 0) {
 		cpu = sched_getcpu();
 		o->cpu = cpu < 0 ? 0 : cpu;
 	}
-	return -1;
+	return 0;
 }
 
 static int run_once_msr(struct msr_counting *mc, const struct run_opts *o, struct run_result *res)
@@ -158,19 +158,20 @@ static int run_once_msr(struct msr_counting *mc, const struct run_opts *o, struc
 	struct msr_result m;
 	int ex = msr_counting_run(mc, o->argv, &m);
 
-	if (ex >= 0)
-		return ex;
 	memset(res, 0, sizeof(*res));
+	res->status = m.status;
+	if (ex)
+		return ex;
 	memcpy(res->r.values, m.values, sizeof(res->r.values));
 	res->r.time_running = (uint64_t)llround(m.elapsed * 1e9);
 	res->elapsed = m.elapsed;
 	res->utime = m.utime;
 	res->stime = m.stime;
-	res->status = m.status;
-	return -1;
+	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+/* Count CMD o.repeat times and print the counts; *status: the last run's wait status. */
+static int run(int argc, char **argv, int *status)
 {
 	struct run_opts o;
 	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
@@ -178,13 +179,14 @@ int cmd_run(int argc, char **argv)
 	struct run_result res;
 	unsigned int i, r;
 	FILE *out;
-	int ex, last_status = 0;
+	int ex;
 
+	*status = 0;
 	ex = run_parse_opts(argc, argv, &o, "run", run_usage);
-	if (ex >= 0)
+	if (ex || o.c.help)
 		return ex;
 	ex = choose_path(&o);
-	if (ex >= 0)
+	if (ex)
 		return ex;
 	if (o.msr) {
 		struct msr_opts mo = { .cpu = o.cpu, .device = o.msr_device, .force = o.force };
@@ -193,20 +195,20 @@ int cmd_run(int argc, char **argv)
 	} else {
 		ex = prepare_events(&o.c.events, o.c.device, "run");
 	}
-	if (ex >= 0)
+	if (ex)
 		return ex;
 	out = count_output(&o.c, "run");
 	if (!out) {
 		msr_counting_close(mc);
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	setup_signals();
 
 	memset(vals, 0, sizeof(vals));
-	ex = -1;
+	ex = 0;
 	for (r = 0; r < o.repeat; r++) {
 		ex = mc ? run_once_msr(mc, &o, &res) : run_once_task(&o, &res);
-		if (ex >= 0)
+		if (ex)
 			break;
 		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&vals[i], (double)res.r.values[i]);
@@ -214,7 +216,7 @@ int cmd_run(int argc, char **argv)
 		acc_add(&elapsed, res.elapsed);
 		acc_add(&ut, res.utime);
 		acc_add(&st, res.stime);
-		last_status = res.status;
+		*status = res.status;
 		if (res.r.flags & PMCDRV_READ_LOST_TASKS)
 			fprintf(stderr, "pmcctl run: warning: %llu new tasks could not be tracked (out of memory); counts are low\n",
 				(unsigned long long)res.r.lost_tasks);
@@ -222,7 +224,9 @@ int cmd_run(int argc, char **argv)
 		if (WIFSIGNALED(res.status))
 			break;
 	}
-	if (ex >= 0 && !t_run.n) {
+	if (ex == -EINTR)
+		*status = res.status;	/* ended before it started */
+	if (ex && !t_run.n) {
 		if (out != stderr)
 			fclose(out);
 		msr_counting_close(mc);
@@ -232,7 +236,17 @@ int cmd_run(int argc, char **argv)
 	msr_counting_close(mc);
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.c.out_path, strerror(errno));
-		return EXIT_FAIL;
+		return -EIO;
 	}
-	return ex >= 0 ? ex : child_exit_code(last_status);
+	return ex;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	int status, err = run(argc, argv, &status);
+
+	/* Killed before it started: the signal's code, as the shell would report it. */
+	if (err == -EINTR && WIFSIGNALED(status))
+		return child_exit_code(status);
+	return err ? pmcctl_exit_code(err) : child_exit_code(status);
 }

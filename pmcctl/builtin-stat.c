@@ -91,11 +91,12 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 	memset(o, 0, sizeof(*o));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "aC:AI:t:h", opts, NULL)) != -1) {
-		ex = count_opt(&o->c, c, optarg, "stat");
-		if (ex == -1)
+		if (count_opt_owns(c)) {
+			ex = count_opt(&o->c, c, optarg, "stat");
+			if (ex)
+				return ex;
 			continue;
-		if (ex >= 0)
-			return ex;
+		}
 		switch (c) {
 		case 'a':
 			o->all = true;
@@ -103,7 +104,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		case 'C':
 			if (pmc_cpulist_parse(optarg, &o->cpus, err, sizeof(err))) {
 				fprintf(stderr, "pmcctl stat: -C %s: %s\n", optarg, err);
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
 			o->cpus_given = true;
 			break;
@@ -114,7 +115,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			if (!parse_long(optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS, &n)) {
 				fprintf(stderr, "pmcctl stat: -I '%s': give milliseconds from %d to %ld\n",
 					optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
 			o->interval_ms = n;
 			break;
@@ -125,36 +126,37 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			    o->duration > MAX_DURATION_S) {
 				fprintf(stderr, "pmcctl stat: -t '%s': give seconds, more than 0 (e.g. 1 or 0.5)\n",
 					optarg);
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
 			break;
 		case 'h':
 			stat_usage(stdout);
-			return EXIT_OK;
+			o->c.help = true;
+			return 0;
 		default:
 			stat_usage(stderr);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 	}
 	ex = count_opts_check(&o->c, "stat");
-	if (ex >= 0)
+	if (ex)
 		return ex;
 	if (!o->all && !o->cpus_given) {
 		fprintf(stderr, "pmcctl stat: say which CPUs: -a (all) or -C LIST; "
 			"to count a command's own tasks use 'pmcctl run'\n");
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (optind < argc)
 		o->argv = argv + optind;
 	if (o->argv && o->duration > 0) {
 		fprintf(stderr, "pmcctl stat: give either a command or -t S, not both\n");
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 
 	ex = pmc_online_cpus(NULL, &online);
 	if (ex) {
 		fprintf(stderr, "pmcctl stat: reading the online CPUs: %s\n", strerror(-ex));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	if (!o->cpus_given) {
 		o->cpus = online;	/* -a */
@@ -170,11 +172,11 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			pmc_cpulist_format(&online, onl, sizeof(onl));
 			fprintf(stderr, "pmcctl stat: -C: CPU %s %s not online (online: %s)\n",
 				list, CPU_COUNT(&off) > 1 ? "are" : "is", onl);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 		o->all = false;
 	}
-	return -1;
+	return 0;
 }
 
 /* Context switches and migrations are counted per task; refuse them with their fix. */
@@ -191,10 +193,10 @@ static int check_cpu_events(const struct pmc_evlist *l, bool defaults, struct pm
 		} else if (!defaults) {
 			fprintf(stderr, "pmcctl stat: event '%s' is counted per task, not per CPU; "
 				"count it with 'pmcctl run'\n", e->name);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 	}
-	return -1;
+	return 0;
 }
 
 static int attach_error(unsigned int cpu, int err)
@@ -204,15 +206,15 @@ static int attach_error(unsigned int cpu, int err)
 		fprintf(stderr, "pmcctl stat: CPU %u: busy: another 'pmcctl stat' counts this CPU, or 'pmcctl run' "
 			"or a libpmc program counts tasks (CPU and task sessions exclude each other)\n"
 			"  fix: wait for it to end, then retry\n", cpu);
-		return EXIT_BUSY;
+		return -EBUSY;
 	case -EACCES:
 		fprintf(stderr, "pmcctl stat: counting whole CPUs sees every task: it needs root or CAP_PERFMON "
 			"when kernel.perf_event_paranoid > 0\n"
 			"  fix: run it with sudo, or sudo sysctl kernel.perf_event_paranoid=0\n");
-		return EXIT_FAIL;
+		return -EIO;
 	case -ENXIO:
 		fprintf(stderr, "pmcctl stat: CPU %u went offline; choose online CPUs with -C\n", cpu);
-		return EXIT_USAGE;
+		return -EINVAL;
 	default: {
 		char what[48];
 
@@ -233,18 +235,18 @@ static void close_cpus(struct stat_cpu *cpus, unsigned int n)
 
 /*
  * One session per CPU, attached disabled, so that start_cpus() starts them
- * all at once.  -1 and *out, or an exit code.
+ * all at once: *out.
  */
 static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
 		     struct stat_cpu **out, unsigned int *nout)
 {
 	unsigned int n = (unsigned int)CPU_COUNT(&o->cpus), k = 0, i;
 	struct stat_cpu *cpus = calloc(n, sizeof(*cpus));
-	int cpu, err, ex = -1;
+	int cpu, err, ex = 0;
 
 	if (!cpus) {
 		fprintf(stderr, "pmcctl stat: out of memory\n");
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	for (cpu = 0; cpu < CPU_SETSIZE && k < n; cpu++) {
 		struct stat_cpu *c = &cpus[k];
@@ -274,13 +276,13 @@ static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
 			break;
 		}
 	}
-	if (ex >= 0) {
+	if (ex) {
 		close_cpus(cpus, k);
 		return ex;
 	}
 	*out = cpus;
 	*nout = k;
-	return -1;
+	return 0;
 }
 
 static int start_cpus(struct stat_cpu *cpus, unsigned int n)
@@ -292,10 +294,10 @@ static int start_cpus(struct stat_cpu *cpus, unsigned int n)
 		err = pmc_session_enable(cpus[i].s);
 		if (err) {
 			fprintf(stderr, "pmcctl stat: starting CPU %u: %s\n", cpus[i].cpu, strerror(-err));
-			return EXIT_FAIL;
+			return -EIO;
 		}
 	}
-	return -1;
+	return 0;
 }
 
 static int read_cpus(struct stat_cpu *cpus, unsigned int n)
@@ -307,10 +309,10 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n)
 		err = pmc_session_read(cpus[i].s, &cpus[i].now);
 		if (err) {
 			fprintf(stderr, "pmcctl stat: reading CPU %u: %s\n", cpus[i].cpu, strerror(-err));
-			return EXIT_FAIL;
+			return -EIO;
 		}
 	}
-	return -1;
+	return 0;
 }
 
 /*
@@ -411,7 +413,7 @@ static void take_signals(struct stat_sigs *g)
 	sigprocmask(SIG_BLOCK, &g->set, &g->orig_mask);
 }
 
-/* Start CMD with pmcctl's signal dispositions and mask undone.  -1, or an exit code. */
+/* Start CMD with pmcctl's signal dispositions and mask undone. */
 static int start_child(char **argv, const struct stat_sigs *g, pid_t *pid)
 {
 	int pipefd[2], err = 0;
@@ -420,7 +422,7 @@ static int start_child(char **argv, const struct stat_sigs *g, pid_t *pid)
 
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		fprintf(stderr, "pmcctl stat: pipe: %s\n", strerror(errno));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	fflush(NULL);
 	*pid = fork();
@@ -428,7 +430,7 @@ static int start_child(char **argv, const struct stat_sigs *g, pid_t *pid)
 		fprintf(stderr, "pmcctl stat: fork: %s\n", strerror(errno));
 		close(pipefd[0]);
 		close(pipefd[1]);
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	if (*pid == 0) {
 		close(pipefd[0]);
@@ -449,9 +451,9 @@ static int start_child(char **argv, const struct stat_sigs *g, pid_t *pid)
 			;
 		*pid = 0;
 		fprintf(stderr, "pmcctl stat: cannot run '%s': %s\n", argv[0], strerror(err));
-		return err == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+		return err == ENOENT ? -ENOENT : -ENOEXEC;
 	}
-	return -1;
+	return 0;
 }
 
 /*
@@ -474,9 +476,9 @@ static int on_signal(int sig, pid_t pid, int *status)
 
 /*
  * Count until CMD exits, the duration ends or a signal says stop, printing
- * each interval with -I.  -1 with *status (CMD's wait status), *stop_sig
+ * each interval with -I.  Sets *status (CMD's wait status), *stop_sig
  * (the signal that ended a count without CMD, or 0) and *t_last (when the
- * last interval was printed, else t0), or an exit code.
+ * last interval was printed, else t0).
  */
 static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlist *ev,
 		      struct stat_cpu *cpus, unsigned int n, double t0, pid_t pid,
@@ -502,7 +504,7 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 			break;
 		if (t >= next_print) {
 			ex = read_cpus(cpus, n);
-			if (ex >= 0)
+			if (ex)
 				return ex;
 			/* Rates such as CPUs utilized are per interval. */
 			print_counts(f, o, ev, cpus, n, t - t0, t - *t_last);
@@ -527,7 +529,7 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 		if (r)
 			break;
 	}
-	return -1;
+	return 0;
 }
 
 /* Counting failed while CMD runs: wait for it as its parent, still passing signals on. */
@@ -541,7 +543,8 @@ static void wait_child(pid_t pid, const struct stat_sigs *g)
 	} while (sig < 0 || !on_signal(sig, pid, &status));
 }
 
-int cmd_stat(int argc, char **argv)
+/* Count the CPUs and print the counts; *code: the exit code when all went well. */
+static int stat_cpus(int argc, char **argv, int *code)
 {
 	struct pmc_evlist events;
 	struct stat_cpu *cpus = NULL;
@@ -554,43 +557,44 @@ int cmd_stat(int argc, char **argv)
 	pid_t pid = 0;
 	FILE *out;
 
+	*code = EXIT_OK;
 	ex = parse_stat_opts(argc, argv, &o);
-	if (ex >= 0)
+	if (ex || o.c.help)
 		return ex;
 	/* Per-task events the user gave are refused before the module is asked; defaults are filtered. */
 	defaults = !o.c.events.n;
 	if (!defaults) {
 		ex = check_cpu_events(&o.c.events, false, &events);
-		if (ex >= 0)
+		if (ex)
 			return ex;
 	}
 	ex = prepare_events(&o.c.events, o.c.device, "stat");
-	if (ex >= 0)
+	if (ex)
 		return ex;
 	if (defaults)
 		check_cpu_events(&o.c.events, true, &events);
 	out = count_output(&o.c, "stat");
 	if (!out)
-		return EXIT_FAIL;
+		return -EIO;
 
 	take_signals(&g);
 	ex = open_cpus(&o, &events, &cpus, &n);
-	if (ex >= 0)
+	if (ex)
 		goto out_close;
 	ex = start_cpus(cpus, n);
-	if (ex >= 0)
+	if (ex)
 		goto out_cpus;
 	t0 = now_s();
 	if (o.argv) {
 		ex = start_child(o.argv, &g, &pid);
-		if (ex >= 0)
+		if (ex)
 			goto out_cpus;
 	}
 	ex = count_loop(out, &o, &events, cpus, n, t0, pid, &g, &status, &stop_sig, &t_last);
-	if (ex < 0)
+	if (!ex)
 		ex = read_cpus(cpus, n);
 	t = now_s();
-	if (ex < 0) {
+	if (!ex) {
 		if (o.interval_ms) {
 			/* The last, partial interval, unless it is empty. */
 			for (i = 0; i < n && cpus[i].now.time_enabled == cpus[i].prev.time_enabled; i++)
@@ -602,7 +606,7 @@ int cmd_stat(int argc, char **argv)
 			print_counts(out, &o, &events, cpus, n, -1, t - t0);
 		}
 		/* As perf: CMD's status, or 128 + the signal that ended the count. */
-		ex = pid > 0 ? child_exit_code(status) : stop_sig ? 128 + stop_sig : EXIT_OK;
+		*code = pid > 0 ? child_exit_code(status) : stop_sig ? 128 + stop_sig : EXIT_OK;
 	} else if (pid > 0) {
 		wait_child(pid, &g);
 	}
@@ -612,7 +616,14 @@ out_close:
 	/* The signals stay blocked: a late Ctrl-C must not cut the exit short. */
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl stat: -o %s: %s\n", o.c.out_path, strerror(errno));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	return ex;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	int code, err = stat_cpus(argc, argv, &code);
+
+	return err ? pmcctl_exit_code(err) : code;
 }

@@ -22,6 +22,11 @@ bool parse_long(const char *arg, long min, long max, long *out)
 	return true;
 }
 
+bool count_opt_owns(int c)
+{
+	return c > 0 && c < 256 && c != ':' && strchr(COUNT_SHORTOPTS, c);
+}
+
 int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd)
 {
 	char err[256];
@@ -30,27 +35,25 @@ int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd)
 	case 'e':
 		if (pmc_evlist_parse(&co->events, arg, err, sizeof(err))) {
 			fprintf(stderr, "pmcctl %s: -e %s: %s\n", cmd, arg, err);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
-		return -1;
+		return 0;
 	case 'x':
 		if (!*arg) {
 			fprintf(stderr, "pmcctl %s: -x needs a non-empty separator\n", cmd);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 		co->csv_sep = arg;
-		return -1;
+		return 0;
 	case 'j':
 		co->json = true;
-		return -1;
+		return 0;
 	case 'o':
 		co->out_path = arg;
-		return -1;
-	case 'd':
+		return 0;
+	default:	/* 'd' */
 		co->device = arg;
-		return -1;
-	default:
-		return -2;
+		return 0;
 	}
 }
 
@@ -58,9 +61,9 @@ int count_opts_check(const struct count_opts *co, const char *cmd)
 {
 	if (co->json && co->csv_sep) {
 		fprintf(stderr, "pmcctl %s: -x and --json exclude each other\n", cmd);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
-	return -1;
+	return 0;
 }
 
 enum report_format count_format(const struct count_opts *co)
@@ -104,15 +107,14 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 				events->ev[v.bad_index].name, pmc_config_strerror(&v));
 		else
 			fprintf(stderr, "pmcctl %s: %s\n", cmd, pmc_config_strerror(&v));
-		return err == -ENODEV || err == -EOPNOTSUPP ? EXIT_UNAVAILABLE : EXIT_USAGE;
+		return err == -ENODEV || err == -EOPNOTSUPP ? -ENODEV : -EINVAL;
 	}
-	return -1;
+	return 0;
 }
 
 /*
  * Ask the module what the PMU offers, fill in the default events, and check
- * the events in user space first, to name an offending one.  Returns -1 to
- * go on, or an exit code.
+ * the events in user space first, to name an offending one.
  */
 int prepare_events(struct pmc_evlist *events, const char *device, const char *cmd)
 {
@@ -127,7 +129,7 @@ int prepare_events(struct pmc_evlist *events, const char *device, const char *cm
 	pmc_session_close(probe);
 	if (err) {
 		fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-err));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	return check_events(events, &info, cmd);
 }

@@ -57,11 +57,31 @@ const char *msr_hint(int err)
 	}
 }
 
+int pmcctl_exit_code(int err)
+{
+	switch (err) {
+	case 0:
+		return EXIT_OK;
+	case -EINVAL:
+		return EXIT_USAGE;
+	case -ENODEV:
+		return EXIT_UNAVAILABLE;
+	case -EBUSY:
+		return EXIT_BUSY;
+	case -ENOEXEC:
+		return EXIT_NOT_EXEC;
+	case -ENOENT:
+		return EXIT_NOT_FOUND;
+	default:
+		return EXIT_FAIL;
+	}
+}
+
 int device_error(const char *cmd, const char *device, int err)
 {
 	fprintf(stderr, "pmcctl %s: %s: %s\n  fix: %s\n", cmd, device ? device : PMC_DEFAULT_DEVICE,
 		strerror(-err), pmcctl_module_hint(err));
-	return EXIT_UNAVAILABLE;
+	return -ENODEV;
 }
 
 int session_error(const char *cmd, const char *what, int err)
@@ -70,21 +90,21 @@ int session_error(const char *cmd, const char *what, int err)
 	case -EBUSY:
 		fprintf(stderr, "pmcctl %s: %s: the counters are busy: perf_events or the NMI watchdog holds the PMU\n"
 			"  fix: sudo sysctl kernel.nmi_watchdog=0, or stop the perf user, then retry\n", cmd, what);
-		return EXIT_BUSY;
+		return -EBUSY;
 	case -EACCES:
 		fprintf(stderr, "pmcctl %s: %s: counting kernel mode needs CAP_PERFMON (or root) when "
 			"kernel.perf_event_paranoid > 1; use :u events or run as root\n", cmd, what);
-		return EXIT_FAIL;
+		return -EIO;
 	case -ENODEV:
 		fprintf(stderr, "pmcctl %s: %s: this CPU has no architectural performance counters; "
 			"only task-clock, context-switches and cpu-migrations can be counted\n", cmd, what);
-		return EXIT_UNAVAILABLE;
+		return -ENODEV;
 	case -ENOSPC:
 		fprintf(stderr, "pmcctl %s: %s: more hardware events than counters ('pmcctl info' lists them); "
 			"multiplexing is not supported\n", cmd, what);
-		return EXIT_USAGE;
+		return -EINVAL;
 	default:
 		fprintf(stderr, "pmcctl %s: %s: %s\n", cmd, what, strerror(-err));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 }

@@ -14,6 +14,16 @@ enum pmcctl_exit {
 	EXIT_NOT_FOUND = 127,	/* command not found */
 };
 
+/*
+ * pmcctl's functions return 0 or a negative errno, after printing what went
+ * wrong and its fix; each command turns that into its exit code in one
+ * place, pmcctl_exit_code(): -EINVAL usage (2); -ENODEV module, MSR device
+ * or PMU unavailable (3); -EBUSY counters busy (4); -ENOEXEC command not
+ * executable (126); -ENOENT command not found (127); any other, e.g. -EIO,
+ * a failure (1).  A system call's errno is therefore never passed up as is.
+ */
+int pmcctl_exit_code(int err);
+
 /* What to do when the device could not be opened with -errno @err. */
 const char *pmcctl_module_hint(int err);
 
@@ -30,6 +40,7 @@ struct count_opts {
 	const char *csv_sep;		/* -x */
 	const char *out_path;		/* -o */
 	bool json;			/* -j */
+	bool help;			/* -h: the help is printed, nothing more to do */
 };
 
 #define COUNT_SHORTOPTS	"e:x:jo:d:"
@@ -40,9 +51,11 @@ struct count_opts {
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "device", required_argument, NULL, 'd' }
 
-/* Take getopt's option @c if it is a shared one: -1 taken, -2 not shared, or an exit code. */
+/* Is getopt's option @c one of the shared ones? */
+bool count_opt_owns(int c);
+/* Take the shared option @c with its @arg. */
 int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd);
-/* Once parsed: -1 when the shared options agree, or an exit code. */
+/* Once parsed: do the shared options agree? */
 int count_opts_check(const struct count_opts *co, const char *cmd);
 /* The report format -x and -j ask for. */
 enum report_format count_format(const struct count_opts *co);
@@ -64,17 +77,17 @@ pid_t fork_command(void);
 double now_s(void);
 /* A decimal option argument from @min to @max, nothing else around it. */
 bool parse_long(const char *arg, long min, long max, long *out);
-/* The pmcdrv device did not open with -errno @err: say so and the fix; returns exit code 3. */
+/* The pmcdrv device did not open with -errno @err: say so and the fix; returns -ENODEV. */
 int device_error(const char *cmd, const char *device, int err);
 /* In a forked child: tell the parent through @fd that step @stage (0 attach, 1 exec) failed with errno @err, and exit. */
 void child_report_fail(int fd, int stage, int err) __attribute__((noreturn));
 /* Shell-style exit code of a waited child's status. */
 int child_exit_code(int status);
-/* Print what a session call's -errno means and its fix; returns the exit code. */
+/* Print what a session call's -errno means and its fix; returns the error to exit with. */
 int session_error(const char *cmd, const char *what, int err);
 /*
  * Fill in the default events when @events is empty and check them against
- * what the PMU offers, naming an offending event.  -1 to go on, or an exit code.
+ * what the PMU offers, naming an offending event.
  */
 int prepare_events(struct pmc_evlist *events, const char *device, const char *cmd);
 
@@ -90,7 +103,7 @@ bool lockdown_active(void);
 const char *msr_hint(int err);
 /*
  * prepare_events() once the PMU is known: fill in the default events when
- * @events is empty and check them against @info.  -1 to go on, or an exit code.
+ * @events is empty and check them against @info.
  */
 int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, const char *cmd);
 
@@ -113,14 +126,14 @@ struct msr_result {
 
 /*
  * Check @events (filling in the defaults) against the PMU of CPU o->cpu and
- * open its MSR device when there are hardware events.  -1 and *out, or an
- * exit code after printing the problem and its fix.
+ * open its MSR device when there are hardware events: *out.
  */
 int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struct msr_counting **out);
 /*
  * Run @argv once pinned to the CPU: save the PMU registers, refuse counters
- * others enabled (exit 4) unless forced, count, and put every register back,
- * also when CMD fails or is killed.  -1 on success, or an exit code.
+ * others enabled (-EBUSY) unless forced, count, and put every register back,
+ * also when CMD fails or is killed.  -EINTR: CMD ended before it started
+ * (res->status says how).
  */
 int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res);
 void msr_counting_close(struct msr_counting *c);

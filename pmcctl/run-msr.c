@@ -122,7 +122,7 @@ static const char *access_hint(const struct msr_counting *c, int err, bool write
 	return "MSR access refused: check kernel lockdown, msr.allow_writes=on and CAP_SYS_RAWIO";
 }
 
-/* Print a failed register access; returns the exit code. */
+/* Print a failed register access; returns the error. */
 static int access_error(const struct msr_counting *c, const char *what, bool write)
 {
 	const char *hint = access_hint(c, c->pmu.err, write);
@@ -131,7 +131,7 @@ static int access_error(const struct msr_counting *c, const char *what, bool wri
 		c->path, strerror(-c->pmu.err));
 	if (hint)
 		fprintf(stderr, "  fix: %s\n", hint);
-	return EXIT_FAIL;
+	return -EIO;
 }
 
 /* Say which registers could not be put back, with the command that does it. */
@@ -154,14 +154,14 @@ static int open_error(const struct msr_counting *c, int err)
 	case -ENXIO:
 		fprintf(stderr, "  fix: CPU %d is offline or does not exist: pick an online CPU with -C "
 			"(/sys/devices/system/cpu/online)\n", c->cpu);
-		return EXIT_USAGE;
+		return -EINVAL;
 	case -ENOENT:
 	case -ENODEV:
 		fprintf(stderr, "  fix: %s, or load pmcdrv for per-task counts\n", msr_hint(err));
-		return EXIT_UNAVAILABLE;
+		return -ENODEV;
 	default:
 		fprintf(stderr, "  fix: %s\n", msr_hint(err));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 }
 
@@ -176,7 +176,7 @@ static int open_device(struct msr_counting *c, const struct msr_opts *o, const s
 	if (err) {
 		fprintf(stderr, "pmcctl run: --msr-device %s: %s\n", o->device,
 			err == -EINVAL ? "only %d (the CPU number) and %% may follow a %" : strerror(-err));
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	err = pmc_msr_open(o->cpu, o->device ? c->path : NULL, true, &c->dev);
 	if (err)
@@ -186,7 +186,7 @@ static int open_device(struct msr_counting *c, const struct msr_opts *o, const s
 	    !pmc_msr_read(c->dev, PMC_MSR_PERF_CAPABILITIES, &cap))
 		fw_write = cap & PMC_PERF_CAP_FW_WRITE;
 	pmc_msr_pmu_init(&c->pmu, c->dev, &c->pm, fw_write);
-	return -1;
+	return 0;
 }
 
 int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struct msr_counting **out)
@@ -200,15 +200,15 @@ int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struc
 	if (err) {
 		fprintf(stderr, "pmcctl run: -C %d: %s: CPU %d is not online or not allowed to pmcctl "
 			"(/sys/devices/system/cpu/online, cpusets)\n", o->cpu, strerror(-err), o->cpu);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	ex = check_events(events, &info, "run");
-	if (ex >= 0)
+	if (ex)
 		return ex;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		fprintf(stderr, "pmcctl run: %s\n", strerror(ENOMEM));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	c->cpu = o->cpu;
 	c->force = o->force;
@@ -222,13 +222,13 @@ int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struc
 		c->hw_index[c->nr_hw++] = i;
 	}
 	/* Software events alone need no device: nothing to program. */
-	ex = c->nr_hw ? open_device(c, o, &info) : -1;
-	if (ex >= 0) {
+	ex = c->nr_hw ? open_device(c, o, &info) : 0;
+	if (ex) {
 		msr_counting_close(c);
 		return ex;
 	}
 	*out = c;
-	return -1;
+	return 0;
 }
 
 void msr_counting_close(struct msr_counting *c)
@@ -353,7 +353,7 @@ static void hold_signals(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
-/* Refusals before anything is written; returns the exit code. */
+/* Refusals before anything is written; returns the error. */
 static int assign_error(const struct msr_counting *c, int err)
 {
 	char mask[128];
@@ -364,15 +364,15 @@ static int assign_error(const struct msr_counting *c, int err)
 			"  fix: stop that user (the NMI watchdog: sudo sysctl kernel.nmi_watchdog=0), count on another CPU with -C,\n"
 			"  or take them with --force (their settings and values are put back afterwards)\n",
 			c->cpu, fmt_counter_mask(c->pmu.foreign, mask, sizeof(mask)));
-		return EXIT_BUSY;
+		return -EBUSY;
 	case -ERANGE:
 		fprintf(stderr, "pmcctl run: CPU %d: the free counters hold values this CPU cannot write back "
 			"(no full-width counter writes): refusing to overwrite them; use fewer events\n", c->cpu);
-		return EXIT_BUSY;
+		return -EBUSY;
 	default:
 		fprintf(stderr, "pmcctl run: more hardware events than counters on CPU %d ('pmcctl info' lists them)\n",
 			c->cpu);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 }
 
@@ -408,7 +408,7 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 	bool started = false;
 	struct rusage ru;
 	char go = 1, mask[128];
-	int sv[2], err, ex = -1;
+	int sv[2], err, ex = 0;
 	unsigned int i;
 	sigset_t old;
 	double t0 = 0;
@@ -417,7 +417,7 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 	memset(res, 0, sizeof(*res));
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
 		fprintf(stderr, "pmcctl run: socketpair: %s\n", strerror(errno));
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	hold_signals(&old);
 	if (c->nr_hw) {
@@ -427,15 +427,15 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 		else if ((err = pmc_msr_pmu_assign(&c->pmu, c->specs, c->nr_hw, c->force)))
 			ex = assign_error(c, err);
 	}
-	if (ex < 0) {
+	if (!ex) {
 		fflush(NULL);
 		pid = fork_command();
 		if (pid < 0) {
 			fprintf(stderr, "pmcctl run: fork: %s\n", strerror(errno));
-			ex = EXIT_FAIL;
+			ex = -EIO;
 		}
 	}
-	if (ex >= 0) {
+	if (ex) {
 		/* Nothing was written. */
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(sv[0]);
@@ -452,7 +452,7 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 		/* Ended before pinning: killed by a forwarded signal, or out of memory. */
 	} else if (m.step == CHILD_PIN_FAILED) {
 		fprintf(stderr, "pmcctl run: cannot pin the command to CPU %d: %s\n", c->cpu, strerror(m.err));
-		ex = EXIT_USAGE;
+		ex = -EINVAL;
 	} else if (c->nr_hw && pmc_msr_pmu_start(&c->pmu)) {
 		ex = access_error(c, "cannot write", true);
 		kill(pid, SIGKILL);
@@ -463,7 +463,7 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 		if (send(sv[0], &go, 1, MSG_NOSIGNAL) == 1 && child_recv(sv[0], &pre) &&
 		    child_recv(sv[0], &m) && m.step == CHILD_EXEC_FAILED) {
 			fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", argv[0], strerror(m.err));
-			ex = m.err == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+			ex = m.err == ENOENT ? -ENOENT : -ENOEXEC;
 		}
 	}
 	close(sv[0]);
@@ -473,19 +473,19 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 	child_pid = 0;
 
 	if (c->nr_hw) {
-		if (started && pmc_msr_pmu_stop(&c->pmu, hw) && ex < 0)
+		if (started && pmc_msr_pmu_stop(&c->pmu, hw) && !ex)
 			ex = access_error(c, "cannot stop or read", true);
 		if (pmc_msr_pmu_restore(&c->pmu)) {
 			restore_error(c);
-			ex = EXIT_FAIL;
+			ex = -EIO;
 		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (ex >= 0)
+	if (ex)
 		return ex;
 	if (!started) {
 		fprintf(stderr, "pmcctl run: the command ended before it started\n");
-		return WIFSIGNALED(res->status) ? child_exit_code(res->status) : EXIT_FAIL;
+		return -EINTR;
 	}
 	for (i = 0; i < c->nr_hw; i++)
 		res->values[c->hw_index[i]] = hw[i];
@@ -493,5 +493,5 @@ int msr_counting_run(struct msr_counting *c, char **argv, struct msr_result *res
 	if (c->nr_hw && c->pmu.wrapped)
 		fprintf(stderr, "pmcctl run: warning: counters %s wrapped past their width: their counts are low by a multiple of 2^width\n",
 			fmt_counter_mask(c->pmu.wrapped, mask, sizeof(mask)));
-	return -1;
+	return 0;
 }

@@ -46,17 +46,18 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	o->cpu = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fh", opts, NULL)) != -1) {
-		ex = count_opt(&o->c, c, optarg, cmd);
-		if (ex == -1)
+		if (count_opt_owns(c)) {
+			ex = count_opt(&o->c, c, optarg, cmd);
+			if (ex)
+				return ex;
 			continue;
-		if (ex >= 0)
-			return ex;
+		}
 		switch (c) {
 		case 'r':
 			if (!parse_long(optarg, 1, MAX_REPEAT, &n)) {
 				fprintf(stderr, "pmcctl %s: -r '%s': give a count from 1 to %d\n",
 					cmd, optarg, MAX_REPEAT);
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
 			o->repeat = (unsigned int)n;
 			break;
@@ -66,7 +67,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		case OPT_MSR_DEVICE:
 			if (!*optarg) {
 				fprintf(stderr, "pmcctl %s: --msr-device needs a path\n", cmd);
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
 			o->msr_device = optarg;
 			/* fall through */
@@ -77,7 +78,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		case 'C':
 			if (!parse_long(optarg, 0, CPU_SETSIZE - 1, &n)) {
 				fprintf(stderr, "pmcctl %s: -C '%s': give a CPU number\n", cmd, optarg);
-				return EXIT_USAGE;
+				return -EINVAL;
 			}
 			o->cpu = (int)n;
 			msr_opt = true;
@@ -88,31 +89,32 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			o->c.help = true;
+			return 0;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 	}
 	ex = count_opts_check(&o->c, cmd);
-	if (ex >= 0)
+	if (ex)
 		return ex;
 	if (compare && msr_opt) {
 		fprintf(stderr, "pmcctl compare: --msr, --msr-device, -C and -f are options of 'pmcctl run'; "
 			"compare measures pmcdrv against perf_event\n");
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (o->msr && o->c.device) {
 		fprintf(stderr, "pmcctl %s: -d names the pmcdrv device; with --msr use --msr-device\n", cmd);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "pmcctl %s: no command given\n", cmd);
 		usage(stderr);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	o->argv = argv + optind;
-	return -1;	/* go on */
+	return 0;
 }
 
 int run_once_task(const struct run_opts *o, struct run_result *res)
@@ -140,7 +142,7 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		fprintf(stderr, "pmcctl run: pipe: %s\n", strerror(errno));
 		pmc_session_close(s);
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	fflush(NULL);
 	t0 = now_s();
@@ -150,7 +152,7 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		close(pipefd[0]);
 		close(pipefd[1]);
 		pmc_session_close(s);
-		return EXIT_FAIL;
+		return -EIO;
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
@@ -172,12 +174,12 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		if (msg[0] == 0 && msg[1] == EBUSY) {
 			fprintf(stderr, "pmcctl run: cannot attach to the command: 'pmcctl stat' counts whole CPUs now, "
 				"and CPU and task sessions exclude each other\n  fix: wait for it to end, then retry\n");
-			return EXIT_BUSY;
+			return -EBUSY;
 		}
 		if (msg[0] == 0)
 			return session_error("run", "cannot attach to the command", -msg[1]);
 		fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
-		return msg[1] == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+		return msg[1] == ENOENT ? -ENOENT : -ENOEXEC;
 	}
 	res->utime = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	res->stime = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
@@ -185,7 +187,7 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	pmc_session_close(s);
 	if (err) {
 		fprintf(stderr, "pmcctl run: reading the counts: %s\n", strerror(-err));
-		return EXIT_FAIL;
+		return -EIO;
 	}
-	return -1;
+	return 0;
 }

@@ -30,11 +30,11 @@ struct run_result {
 
 /*
  * The options of 'pmcctl @cmd' (run or compare; the MSR options are run's
- * only); @usage prints its help.  -1 to go on, or an exit code.
+ * only); @usage prints its help (then o->c.help is set).
  */
 int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		   void (*usage)(FILE *f));
-/* Run the command once under a new task session.  -1 on success, an exit code otherwise. */
+/* Run the command once under a new task session. */
 int run_once_task(const struct run_opts *o, struct run_result *res);
 
 #endif /* PMCDRV_PMCCTL_RUN_H */
