@@ -25,7 +25,7 @@ LIBPMC_SRCS	:= $(wildcard libpmc/*.c)
 PMCCTL_SRCS	:= $(wildcard pmcctl/*.c)
 # pmcctl's pure formatting, also held against golden files by the unit tests.
 REPORT_SRCS	:= pmcctl/output.c pmcctl/report.c
-UNIT_SRCS	:= $(wildcard tests/unit/*.c)
+UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))
 PROG_SRCS	:= $(wildcard tests/progs/*.S)

@@ -10,15 +10,16 @@
 #   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build)
 #   6. guest    tests/guest/* in the guest with the emulated PMU, again on a CPU
 #               without PMU, and on Debian's PREEMPT_RT kernel (rt-amd64) with the PMU
-# Each stage ends with "STAGE: N passed, N failed"; the last line totals them.
+# Each stage ends with "STAGE: N passed, N failed" (optionally ", N skipped");
+# the last line totals the passes and failures.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-total_p=0 total_f=0
+total_p=0 total_f=0 total_s=0
 summary=()
 
 # stage NAME COMMAND...: run, stream its output, add up its closing counts.
 stage() {
-	local name=$1 out rc line p f
+	local name=$1 out rc line p f s
 	shift
 	echo "==== $name: $*"
 	out=$(mktemp)
@@ -28,6 +29,7 @@ stage() {
 	if [ -n "$line" ]; then
 		p=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/' <<<"$line")
 		f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+		s=$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")
 	else
 		p=$([ "$rc" = 0 ] && echo 1 || echo 0)
 		f=$([ "$rc" = 0 ] && echo 0 || echo 1)
@@ -36,7 +38,8 @@ stage() {
 	[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
-	summary+=("$(printf '%-8s %4d passed, %d failed' "$name" "$p" "$f")")
+	total_s=$((total_s + ${s:-0}))
+	summary+=("$(printf '%-8s %4d passed, %d failed%s' "$name" "$p" "$f" "${s:+, $s skipped}")")
 	rm -f "$out"
 	return "$rc"
 }
@@ -78,5 +81,6 @@ fi
 
 echo "==== summary"
 printf '%s\n' "${summary[@]}"
+[ "$total_s" != 0 ] && echo "($total_s tests skipped: their SKIP lines above say why)"
 echo "$total_p passed, $total_f failed"
 [ "$total_f" = 0 ]

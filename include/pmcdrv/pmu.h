@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Intel architectural performance monitoring: register names and the pure
- * logic shared by pmcdrv.ko and user space (kmod/pmu_logic.c).
+ * logic shared by pmcdrv.ko and user space (common/pmu_logic.c).
  *
  * Nothing here touches hardware.  Sources: Intel SDM vol. 3, chapter
- * "Performance Monitoring"; CPUID leaf 0AH; ../shared/pmu-facts.md.
+ * "Performance Monitoring"; CPUID leaf 0AH.
  */
 #ifndef PMCDRV_PMU_H
 #define PMCDRV_PMU_H

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Per-task counting (issue 4), compared with Debian's perf in the same guest:
+# Per-task counting, compared with Debian's perf in the same guest:
 # exactness, isolation, migration, inheritance, task-clock, coexistence with
 # perf and the NMI watchdog, bad input, and load/unload with sessions.
 . tests/lib/guest.sh

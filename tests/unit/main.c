@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The one unit-test binary (make unit): registers every suite, runs them
- * with CUnit, and ends with "unit: N passed, N failed" for tests/check.sh.
+ * with CUnit, and ends with "unit: N passed, N failed, N skipped" for
+ * tests/check.sh.  A test that cannot run here is skipped out loud, never
+ * passed without an assertion.
  */
 #include <CUnit/Basic.h>
 #include <stdio.h>
 
 #include "unit.h"
+
+static unsigned int nr_skipped;
+
+void unit_skip(const char *name, const char *why)
+{
+	printf("SKIP: %s: %s\n", name, why);
+	nr_skipped++;
+}
 
 void unit_add_suite(const char *name, const struct unit_test *tests, size_t n)
 {
@@ -35,6 +45,6 @@ int main(void)
 	run = CU_get_number_of_tests_run();
 	failed = CU_get_number_of_tests_failed();
 	CU_cleanup_registry();
-	printf("unit: %u passed, %u failed\n", run - failed, failed);
+	printf("unit: %u passed, %u failed, %u skipped\n", run - failed, failed, nr_skipped);
 	return failed ? 1 : 0;
 }

@@ -576,12 +576,11 @@ static void test_err_buffer(void)
 	CU_ASSERT_EQUAL(l.n, 1);
 }
 
-/* ---- bugs: these fail until libpmc/events.c is fixed ---------------------- */
+/* ---- cpu/.../ field values: the corners ------------------------------------- */
 
 /*
- * Field values are "decimal or 0x hex" (parse_num's comment; perf reads
- * cpu/umask=010/ as decimal 10), but strtoull(..., 0) reads a leading 0 as
- * octal: umask=010 gives 8 and cmask=08 is rejected.
+ * Field values are decimal or 0x hex, as perf reads them: a leading 0 is
+ * not octal (umask=010 is 10, cmask=08 is 8), as strtoull(..., 0) would have it.
  */
 static void test_field_decimal_leading_zero(void)
 {
@@ -597,8 +596,7 @@ static void test_field_decimal_leading_zero(void)
 
 /*
  * An empty field is rejected ("cpu/,event=0xc0/", "cpu/event=0xc0,,umask=1/"),
- * as is a trailing comma of the list, but a trailing comma inside cpu/.../
- * is silently accepted: the loop ends when p reaches the end after the comma.
+ * and so is a trailing comma inside cpu/.../, with the same message.
  */
 static void test_field_trailing_comma(void)
 {
@@ -623,9 +621,8 @@ static void test_field_trailing_comma(void)
 }
 
 /*
- * Minor: strtoull() skips leading white space, so a field value may start
- * with blanks ("event= 0xc0") although names, 0x codes and r codes may not
- * contain any, and parse_num() already refuses a sign.
+ * No blanks in a field value ("event= 0xc0"), as in names, 0x codes and r
+ * codes (strtoull() alone would skip them); parse_num() also refuses a sign.
  */
 static void test_field_whitespace(void)
 {
@@ -648,9 +645,9 @@ static void test_field_whitespace(void)
 }
 
 /*
- * Minor: a repeated field overrides the earlier one for event, umask and
- * cmask (cpu/event=1,event=2/ is event 2, as in perf), but inv=0 and edge=0
- * only ever set: cpu/event=0xc0,edge,edge=0/ still has edge.
+ * A repeated field overrides the earlier one, as in perf: for event, umask
+ * and cmask (cpu/event=1,event=2/ is event 2) and for inv and edge too
+ * (cpu/event=0xc0,edge,edge=0/ has no edge).
  */
 static void test_field_later_wins(void)
 {
@@ -904,10 +901,10 @@ void register_event_tests(void)
 		{ "rejected forms", test_rejects },
 		{ "over-long terms", test_long_terms },
 		{ "error buffer", test_err_buffer },
-		{ "BUG: field value with a leading 0 is decimal", test_field_decimal_leading_zero },
-		{ "BUG: trailing comma inside cpu/.../", test_field_trailing_comma },
-		{ "BUG (minor): blanks in field values", test_field_whitespace },
-		{ "BUG (minor): a repeated inv/edge field wins", test_field_later_wins },
+		{ "field value with a leading 0 is decimal", test_field_decimal_leading_zero },
+		{ "trailing comma inside cpu/.../ is rejected", test_field_trailing_comma },
+		{ "blanks in field values are rejected", test_field_whitespace },
+		{ "a repeated field wins, inv and edge too", test_field_later_wins },
 		{ "known names round trip", test_known_name_round_trip },
 		{ "no known name", test_known_name_none },
 		{ "default set", test_default },

@@ -15,6 +15,8 @@ struct unit_test {
 
 /* Add suite @name with its @n tests (main() in main.c runs them). */
 void unit_add_suite(const char *name, const struct unit_test *tests, size_t n);
+/* A test that cannot run here: printed as "SKIP: @name: @why" and counted. */
+void unit_skip(const char *name, const char *why);
 #define UNIT_ADD_SUITE(name, tests)	unit_add_suite((name), (tests), ARRAY_SIZE(tests))
 
 void register_event_tests(void);	/* tests/unit/test_events.c */
