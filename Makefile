@@ -5,9 +5,11 @@
 #
 # Variables: KDIR (kernel build tree), PMCDRV_CACHE (slow builds, default
 # /var/cache/pmcdrv), GUEST_FLAVOUR (Debian kernel flavour of the guest),
-# CFLAGS (yours; default -O2), WERROR=1 (warnings are errors; make check sets it).
+# CFLAGS (yours; default -O2), WERROR=1 (warnings are errors; make check sets it),
+# PREFIX and DESTDIR (make install).
 
 KDIR		?= /lib/modules/$(shell uname -r)/build
+PREFIX		?= /usr/local
 PMCDRV_CACHE	?= /var/cache/pmcdrv
 GUEST_FLAVOUR	?= cloud-amd64
 export PMCDRV_CACHE GUEST_FLAVOUR
@@ -37,7 +39,7 @@ LIBPMC_OBJS	:= $(call obj,$(LIBPMC_SRCS) $(COMMON_SRCS))
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
 UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS))
 
-.PHONY: all module user tests deps check unit kbuild-check guest-check demo clean help
+.PHONY: all module user install tests deps check unit kbuild-check guest-check demo clean help
 
 all: module user ## build kmod/pmcdrv.ko against KDIR and the user-space tools
 
@@ -66,6 +68,14 @@ $(B)/libpmc.a: $(LIBPMC_OBJS)
 $(B)/bin/pmcctl: $(PMCCTL_OBJS) $(B)/libpmc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
+
+# libpmc's public header needs the shared logic's and the ABI's beside it.
+install: user ## pmcctl, libpmc.a and its headers under DESTDIR/PREFIX
+	install -D -m 0755 $(B)/bin/pmcctl $(DESTDIR)$(PREFIX)/bin/pmcctl
+	install -D -m 0644 $(B)/libpmc.a $(DESTDIR)$(PREFIX)/lib/libpmc.a
+	install -D -m 0644 libpmc/libpmc.h $(DESTDIR)$(PREFIX)/include/libpmc.h
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/include/pmcdrv include/pmcdrv/pmu.h include/pmcdrv/shim.h
+	install -D -m 0644 include/uapi/linux/pmcdrv.h $(DESTDIR)$(PREFIX)/include/linux/pmcdrv.h
 
 # ---- tests ---------------------------------------------------------------
 # Unit tests: the shared logic, libpmc and pmcctl's reports, again under ASan+UBSan.
