@@ -22,7 +22,6 @@
 
 #include "internal.h"
 
-unsigned int pmcd_cpu_sessions;	/* attached CPU sessions, under pmcd_global_lock */
 /* The CPU session of each CPU: changed under pmcd_global_lock and cpus_read_lock. */
 static DEFINE_PER_CPU(struct pmcd_session *, pmcd_cpu_owner);
 static enum cpuhp_state pmcd_cpuhp_state;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the session files share: the session, task context and per-CPU
- * structs, the locks and counts under pmcd_global_lock, and the calls one
- * file makes into another.  Layers, top down: session.c (lifetime and the
- * ioctl operations), cpu_session.c (CPU sessions, hotplug, syscore),
- * sched.c (tracepoint probes, per-CPU folding, the periodic fold), perm.c
- * (who may count what), hw.c (registers).  See docs/design.md.
+ * structs, the locks and counts under pmcd_global_lock (sched.c), and the
+ * calls one file makes into another.  Layers, top down, each calling only
+ * those below it: session.c (lifetime and the ioctl operations) over
+ * cpu_session.c (CPU sessions, hotplug, syscore) and perm.c (who may count
+ * what), sched.c (tracepoint probes, per-CPU folding, the periodic fold),
+ * hw.c (registers).  See docs/design.md.
  */
 #ifndef PMCDRV_INTERNAL_H
 #define PMCDRV_INTERNAL_H
@@ -16,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/pmcdrv.h>
@@ -83,8 +85,16 @@ extern unsigned int pmcd_cpu_sessions;	/* attached CPU sessions */
 extern raw_spinlock_t pmcd_hash_lock;
 DECLARE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
 
-/* session.c */
-void pmcd_session_free(struct kref *ref);
+/* The session memory goes with its last reference (the file's, or a task context's). */
+static inline void pmcd_session_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct pmcd_session, ref));
+}
+
+static inline void pmcd_session_put(struct pmcd_session *s)
+{
+	kref_put(&s->ref, pmcd_session_release);
+}
 
 /* sched.c: probes, per-CPU counting and folding */
 int pmcd_sched_init(const struct pmcd_hw_caps *caps);

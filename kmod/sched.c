@@ -39,7 +39,10 @@
 DEFINE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
 static struct hlist_head pmcd_hash[1 << PMC_HASH_BITS];
 DEFINE_RAW_SPINLOCK(pmcd_hash_lock);
-unsigned int pmcd_probe_users;	/* under pmcd_global_lock */
+/* Probe registration, the PMU claim, CPU owners and the counts of each (internal.h). */
+DEFINE_MUTEX(pmcd_global_lock);
+unsigned int pmcd_probe_users;	/* attached task sessions, under pmcd_global_lock */
+unsigned int pmcd_cpu_sessions;	/* attached CPU sessions, under pmcd_global_lock */
 static void pmcd_fold_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(pmcd_fold_work, pmcd_fold_fn);
 static unsigned long pmcd_fold_period;	/* jiffies; 0: no counters to fold */
@@ -442,7 +445,7 @@ void pmcd_ctx_free_rcu(struct rcu_head *head)
 {
 	struct pmcd_task_ctx *ctx = container_of(head, struct pmcd_task_ctx, rcu);
 
-	kref_put(&ctx->sess->ref, pmcd_session_free);
+	pmcd_session_put(ctx->sess);
 	kfree(ctx);
 }
 

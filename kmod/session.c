@@ -31,8 +31,6 @@
 #include "internal.h"
 #include "session.h"
 
-/* Probe registration, the PMU claim, CPU owners and the counts of each (internal.h). */
-DEFINE_MUTEX(pmcd_global_lock);
 static unsigned int pmcd_hw_users;	/* under pmcd_global_lock */
 static const struct pmcd_hw_caps *pmcd_caps;
 
@@ -70,11 +68,6 @@ static void pmcd_hw_put(void)
 }
 
 /* ---- session lifetime ----------------------------------------------------- */
-
-void pmcd_session_free(struct kref *ref)
-{
-	kfree(container_of(ref, struct pmcd_session, ref));
-}
 
 static void pmcd_pool_refill(struct work_struct *work)
 {
@@ -147,7 +140,7 @@ void pmcd_session_close(struct pmcd_session *s)
 	cancel_work_sync(&s->refill);
 	list_for_each_entry_safe(ctx, tmp, &dead, node) {
 		if (ctx->sess)
-			kref_put(&ctx->sess->ref, pmcd_session_free);
+			pmcd_session_put(ctx->sess);
 		kfree(ctx);
 	}
 	if (s->attached && s->cpu < 0)
@@ -155,7 +148,7 @@ void pmcd_session_close(struct pmcd_session *s)
 	if (s->hw_claimed)
 		pmcd_hw_put();
 	mutex_unlock(&s->lock);
-	kref_put(&s->ref, pmcd_session_free);
+	pmcd_session_put(s);
 }
 
 /* ---- ioctl operations --------------------------------------------------------- */
