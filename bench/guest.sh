@@ -16,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 125
 . bench/lib/msrtrace.sh
 
-ROUNDS=${1:-10000}	# round trips per timed ping-pong
+ROUNDS=${1:-6000}	# round trips per timed ping-pong
 REPS=${2:-3}		# timed runs per case (the median is reported)
 TROUNDS=${3:-200}	# round trips per traced ping-pong
 READS=${4:-2000}	# self-reads per tool (B3)
