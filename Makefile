@@ -39,7 +39,7 @@ LIBPMC_OBJS	:= $(call obj,$(LIBPMC_SRCS) $(COMMON_SRCS))
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
 UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS))
 
-.PHONY: all module user install tests deps check unit kbuild-check guest-check demo clean help
+.PHONY: all module user install tests deps check unit kbuild-check guest-check demo bench clean help
 
 all: module user ## build kmod/pmcdrv.ko against KDIR and the user-space tools
 
@@ -116,6 +116,9 @@ check: ## every test: unit, kernel-code gates, in-guest; ends "N passed, N faile
 
 demo: ## boot the guest, load pmcdrv, show it working
 	tests/demo.sh
+
+bench: ## pmcdrv against perf in one guest run: tables, JSON, docs/performance.md
+	bench/run
 
 clean: ## remove build/ and the module's build products
 	rm -rf $(B)
