@@ -1120,9 +1120,25 @@ static void op_lifecycle(struct fz *f)
 
 	gen_config(f, &c, chance(f, 60), &cp);
 	cin = c;
-	e = xio(f, fd, K_CONFIG, &c, config_expect(&cp), "lifecycle");
-	if (!e)
-		check_config_out(f, &c, &cin);
+	if (chance(f, 15)) {
+		/* Output to a read-only page: EFAULT.  Did the request take effect anyway? */
+		ex = config_expect(&cp);
+		ex.ok = false;
+		ex.errs |= eb(EFAULT);
+		e = judge(f, fd, K_CONFIG, cmds[K_CONFIG].cmd,
+			  place(f, M_RDONLY, (unsigned char *)&c, sizeof(c)), "read-only, fresh", ex, NULL);
+		if (e == EFAULT) {
+			e = xio(f, fd, K_CONFIG, &c, config_expect(&cp), "after EFAULT");
+			if (e == EALREADY) {
+				note(f, "CONFIG failed with EFAULT (output on a read-only page), yet it configured the session: the next CONFIG got EALREADY");
+				e = 0;
+			}
+		}
+	} else {
+		e = xio(f, fd, K_CONFIG, &c, config_expect(&cp), "lifecycle");
+		if (!e)
+			check_config_out(f, &c, &cin);
+	}
 	if (e) {
 		/* A software-only config cannot fail on a fresh session. */
 		memset(&c, 0, sizeof(c));
