@@ -37,7 +37,7 @@ klog_splats() {
 
 # fuzz_run NAME SECONDS USER PMCFUZZ-ARGS...: one bounded run as USER (root or nobody).
 fuzz_run() {
-	local name=$1 secs=$2 user=$3 seed mark out rc splat cmd replay
+	local name=$1 secs=$2 user=$3 seed mark out rc splat cmd replay why
 	shift 3
 	seed=$(new_seed)
 	mark=$(dmesg | wc -l)
@@ -57,7 +57,8 @@ fuzz_run() {
 	elif [ -n "$splat" ]; then
 		fail "$name" "seed $seed: kernel log: $(tr '\n' ' ' <<<"$splat"); replay: $replay"
 	elif [ "$rc" != 0 ]; then
-		fail "$name" "seed $seed: exit $rc: $(grep -m1 -E 'VIOLATION|HANG|^pmcfuzz: [^sr]' <<<"$out" | cut -c1-300); replay: $replay"
+		why=$(grep -m1 -E 'VIOLATION|HANG' <<<"$out" || tail -n 1 <<<"$out")
+		fail "$name" "seed $seed: exit $rc: $(cut -c1-300 <<<"$why"); replay: $replay"
 	else
 		pass "$name (seed $seed, $secs s, $threads threads)"
 	fi
