@@ -1615,10 +1615,21 @@ int main(int argc, char **argv)
 	if (opt_hotplug && pthread_create(&hp, NULL, hotplug_thread, &hpf))
 		opt_hotplug = false;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += opt_seconds;
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	/* Until the deadline, with a progress line a minute, so a long run shows it is alive. */
+	for (i = 0; i < opt_seconds; i += 60) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += opt_seconds - i < 60 ? opt_seconds - i : 60;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		if (i + 60 < opt_seconds) {
+			unsigned long ops = 0;
+
+			for (fd = 0; fd < opt_threads; fd++)
+				ops += fzs[fd].op;
+			printf("pmcfuzz: %d s: %lu operations, %ld violations\n", i + 60, ops,
+			       (long)atomic_load(&violations));
+		}
+	}
 	atomic_store(&stop, true);
 	signal(SIGALRM, on_alarm);
 	alarm(60);
