@@ -152,14 +152,16 @@ struct fz {
 	unsigned long stats_ok, stats_err;
 };
 
-static uint64_t rnd(struct fz *f)
+static uint64_t mix64(uint64_t z)
 {
-	/* splitmix64 */
-	uint64_t z = (f->rng += 0x9e3779b97f4a7c15ULL);
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(struct fz *f)
+{
+	return mix64(f->rng += 0x9e3779b97f4a7c15ULL);	/* splitmix64 */
 }
 
 static uint32_t rn(struct fz *f, uint32_t n)
@@ -1599,7 +1601,8 @@ int main(int argc, char **argv)
 		struct fz *f = &fzs[i];
 
 		f->id = i;
-		f->rng = opt_seed * 0x100000001b3ULL + (uint64_t)i * 0x9e3779b97f4a7c15ULL + 1;
+		/* Hashed per thread: additive offsets would make the streams shifted copies. */
+		f->rng = mix64(opt_seed + mix64((uint64_t)i + 1));
 		f->arena = mmap(NULL, 5 * page, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (f->arena == MAP_FAILED || mprotect(f->arena + 2 * page, page, PROT_NONE) ||
