@@ -1,0 +1,1672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmcfuzz: a seeded, time-bounded fuzzer of /dev/pmcdrv (issue 11).
+ *
+ * Several threads share a table of file descriptors (fixed numbers from
+ * SLOT_BASE up, so the kernel never hands one of them to anything but
+ * /dev/pmcdrv) and, until the deadline, open, close, dup2 over and ioctl
+ * them with random and near-valid arguments of every command in the UAPI:
+ * sizes below VER0, exact, larger with a zero or non-zero tail, over a
+ * page; reserved fields and unknown flags; bad pointers (NULL, unmapped,
+ * straddling into a guard page, kernel and non-canonical addresses,
+ * read-only pages for output); invalid command numbers, directions and
+ * types; size bits in the command number (ignored by the ABI).  A closed
+ * slot is closed under other threads' ioctls.  A helper process forks,
+ * execs and exits in a loop and publishes its pids as attach targets; the
+ * fuzz threads also attach to themselves and each other and fork bursts
+ * of children while tracked.  Each thread also runs private session life
+ * cycles with exact expectations and hands some of them to the table.
+ *
+ * Oracle (docs/abi.md):
+ *  - every ioctl returns 0 or an errno the ABI lists for that command
+ *    (EBADF too on table slots, which may be closed at any time);
+ *  - a request with exactly one defect that the ABI checks first gets
+ *    exactly its errno (EFAULT for a bad pointer, EINVAL, E2BIG, ENOTTY);
+ *  - no success where the ABI forbids one: attaching to a kernel thread,
+ *    a nonexistent pid, another user's task, a CPU or kernel-mode events
+ *    without the privilege perf_event_paranoid demands; writing output to
+ *    a read-only page;
+ *  - outputs are well formed (size, reserved zero, no write past the
+ *    kernel's struct, flags known, counts monotonic, frozen while disabled);
+ *  - with --exclusive (nothing else uses the PMU or pmcdrv): CONFIG never
+ *    fails with EBUSY, and once every file is closed INFO shows no claim
+ *    and no counter enabled or reserved.
+ * The kernel log is checked by tests/guest/90-fuzz.sh and tests/vm/run.
+ *
+ * Usage: pmcfuzz [--seed N] [--seconds S] [--threads T] [--slots N]
+ *                [--device PATH] [--exclusive] [--hotplug] [--no-churn] [-v]
+ * The per-thread operation sequences are a function of the seed; thread
+ * interleaving is not, so a replay reproduces the same mix of operations.
+ * Exit: 0 clean, 1 violations, 2 setup error, 3 threads hung past the end.
+ *
+ * Only the UAPI header, libc and pthreads: no libpmc.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/pmcdrv.h>
+
+#define SLOT_BASE	256
+#define MAX_SLOTS	64
+#define MAX_THREADS	32
+#define LOG_LINES	12
+#define LOG_LEN		200
+#define RING		64
+#define MAX_CHURN_KIDS	6
+#define MAX_REPORTS	40
+
+/* ---- parameters and shared state -------------------------------------------- */
+
+static uint64_t opt_seed;
+static int opt_seconds = 20, opt_threads = 4, opt_slots = 16, opt_verbose;
+static bool opt_exclusive, opt_hotplug, opt_churn = true;
+static const char *opt_dev = "/dev/pmcdrv";
+static char self_exe[PATH_MAX];
+
+static bool privileged;		/* euid 0: CAP_PERFMON, CAP_SYS_PTRACE */
+static int paranoid = 2;
+static long page;
+static int ncpu_online, ncpu_possible;
+static struct pmcdrv_info info0;	/* INFO at start */
+
+static atomic_bool stop;
+static atomic_long violations, notes;
+static pid_t tids[MAX_THREADS];
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Shared with the churn process (MAP_SHARED, inherited across fork). */
+struct churn_ring {
+	atomic_int pids[RING];
+	atomic_uint idx;
+	atomic_int stop;
+};
+static struct churn_ring *ring;
+static pid_t churner;
+
+/* ---- errno classes ------------------------------------------------------------ */
+
+static const int errs[] = {
+	EFAULT, EINVAL, E2BIG, ENOTTY, ENODEV, EOPNOTSUPP, ENOSPC, EBUSY, EACCES,
+	EPERM, ESRCH, ENXIO, EEXIST, EALREADY, EBADFD, ENOMEM, EBADF,
+};
+
+static unsigned int eb(int e)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
+		if (errs[i] == e)
+			return 1U << i;
+	return 0;
+}
+
+static const char *ename(int e)
+{
+	const char *n = e ? strerrorname_np(e) : "OK";
+
+	return n ? n : "E?";
+}
+
+static void eset_str(unsigned int set, bool ok, char *buf, size_t len)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (ok)
+		n += snprintf(buf + n, len - n, "OK ");
+	for (i = 0; i < sizeof(errs) / sizeof(errs[0]) && n < len; i++)
+		if (set & (1U << i))
+			n += snprintf(buf + n, len - n, "%s ", ename(errs[i]));
+}
+
+/* ---- per-thread state ------------------------------------------------------------ */
+
+struct fz {
+	int id;
+	uint64_t rng;
+	unsigned long op;
+	unsigned char *arena;	/* pages: 0-1 RW, 2 none, 3 RO, 4 none */
+	char log[LOG_LINES][LOG_LEN];
+	unsigned int logi;
+	unsigned long stats_ok, stats_err;
+};
+
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(struct fz *f)
+{
+	return mix64(f->rng += 0x9e3779b97f4a7c15ULL);	/* splitmix64 */
+}
+
+static uint32_t rn(struct fz *f, uint32_t n)
+{
+	return n ? (uint32_t)(rnd(f) % n) : 0;
+}
+
+static bool chance(struct fz *f, unsigned int pct)
+{
+	return rn(f, 100) < pct;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void flog(struct fz *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *l = f->log[f->logi++ % LOG_LINES];
+
+	va_start(ap, fmt);
+	vsnprintf(l, LOG_LEN, fmt, ap);
+	va_end(ap);
+	if (opt_verbose > 1) {
+		pthread_mutex_lock(&out_lock);
+		printf("t%d #%lu %s\n", f->id, f->op, l);
+		pthread_mutex_unlock(&out_lock);
+	}
+}
+
+__attribute__((format(printf, 2, 3)))
+static void violation(struct fz *f, const char *fmt, ...)
+{
+	va_list ap;
+	long n = atomic_fetch_add(&violations, 1);
+	unsigned int i;
+
+	if (n >= MAX_REPORTS)
+		return;
+	pthread_mutex_lock(&out_lock);
+	printf("pmcfuzz: VIOLATION seed=%" PRIu64 " thread=%d op=%lu: ", opt_seed,
+	       f ? f->id : -1, f ? f->op : 0);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (f) {
+		printf("pmcfuzz:   last operations of thread %d (oldest first):\n", f->id);
+		for (i = 0; i < LOG_LINES; i++) {
+			const char *l = f->log[(f->logi + i) % LOG_LINES];
+
+			if (*l)
+				printf("pmcfuzz:     %s\n", l);
+		}
+	}
+	fflush(stdout);
+	pthread_mutex_unlock(&out_lock);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void note(struct fz *f, const char *fmt, ...)
+{
+	va_list ap;
+	long n = atomic_fetch_add(&notes, 1);
+
+	if (n >= 10 && !opt_verbose)
+		return;
+	pthread_mutex_lock(&out_lock);
+	printf("pmcfuzz: note thread=%d op=%lu: ", f ? f->id : -1, f ? f->op : 0);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	pthread_mutex_unlock(&out_lock);
+}
+
+/* ---- commands ---------------------------------------------------------------------- */
+
+/* K_BAD: a command the ABI does not define. */
+enum kind { K_INFO, K_CONFIG, K_ATTACH, K_READ, K_ENABLE, K_DISABLE, K_RESET, K_APIVER, K_BAD, K_NR };
+
+static const struct {
+	const char *name;
+	unsigned long cmd;
+	size_t size;		/* the kernel's struct, = VER0 */
+	unsigned int abi;	/* errnos docs/abi.md lists, filled in at start */
+} cmds[K_NR] = {
+	[K_INFO] = { "INFO", PMCDRV_IOC_INFO, sizeof(struct pmcdrv_info), 0 },
+	[K_CONFIG] = { "CONFIG", PMCDRV_IOC_CONFIG, sizeof(struct pmcdrv_config), 0 },
+	[K_ATTACH] = { "ATTACH", PMCDRV_IOC_ATTACH, sizeof(struct pmcdrv_attach), 0 },
+	[K_READ] = { "READ", PMCDRV_IOC_READ, sizeof(struct pmcdrv_read), 0 },
+	[K_ENABLE] = { "ENABLE", PMCDRV_IOC_ENABLE, 0, 0 },
+	[K_DISABLE] = { "DISABLE", PMCDRV_IOC_DISABLE, 0, 0 },
+	[K_RESET] = { "RESET", PMCDRV_IOC_RESET, 0, 0 },
+	[K_APIVER] = { "API_VERSION", PMCDRV_IOC_API_VERSION, 0, 0 },
+	[K_BAD] = { "BAD_COMMAND", 0, 0, 0 },
+};
+static unsigned int abi_set[K_NR];
+/* Outcomes per command: [0] success, [1 + i] errs[i], [NERR + 1] anything else. */
+#define NERR	(sizeof(errs) / sizeof(errs[0]))
+static atomic_ulong hist[K_NR][NERR + 2];
+
+static void hist_add(enum kind k, int e)
+{
+	unsigned int i = 0;
+
+	if (e) {
+		for (i = 1; i <= NERR && errs[i - 1] != e; i++)
+			;
+	}
+	atomic_fetch_add_explicit(&hist[k][i], 1, memory_order_relaxed);
+}
+
+static void hist_print(void)
+{
+	unsigned int k, i;
+
+	for (k = 0; k < K_NR; k++) {
+		printf("pmcfuzz: %-11s", cmds[k].name);
+		for (i = 0; i < NERR + 2; i++)
+			if (atomic_load(&hist[k][i]))
+				printf(" %s=%lu", i == 0 ? "OK" : i <= NERR ? ename(errs[i - 1]) : "other",
+				       atomic_load(&hist[k][i]));
+		printf("\n");
+	}
+}
+
+static void init_abi_sets(void)
+{
+	unsigned int common = eb(EFAULT) | eb(EINVAL) | eb(E2BIG);
+
+	abi_set[K_INFO] = common;
+	abi_set[K_CONFIG] = common | eb(ENODEV) | eb(EOPNOTSUPP) | eb(ENOSPC) | eb(EBUSY) |
+			    eb(EACCES) | eb(EALREADY) | eb(ENOMEM);
+	abi_set[K_ATTACH] = common | eb(EBADFD) | eb(EALREADY) | eb(ESRCH) | eb(EPERM) |
+			    eb(EEXIST) | eb(ENOMEM) | eb(EBUSY) | eb(ENXIO) | eb(EACCES) |
+			    eb(EOPNOTSUPP);
+	abi_set[K_READ] = common | eb(EBADFD);
+	abi_set[K_ENABLE] = abi_set[K_DISABLE] = abi_set[K_RESET] = eb(EINVAL) | eb(EBADFD);
+	abi_set[K_APIVER] = 0;
+	abi_set[K_BAD] = eb(ENOTTY);
+}
+
+/* What the ABI allows for one call. */
+struct expect {
+	bool ok;		/* success allowed */
+	unsigned int errs;	/* errnos allowed */
+	const char *why;	/* the defect, for reports */
+};
+
+/* The ABI forbids success here: only @errs (added to what ex allows). */
+static void refuse(struct expect *ex, unsigned int set, const char *why)
+{
+	ex->ok = false;
+	ex->errs |= set;
+	ex->why = why;
+}
+
+static bool slot_fd(int fd)
+{
+	return fd >= SLOT_BASE && fd < SLOT_BASE + MAX_SLOTS;
+}
+
+/*
+ * Issue one ioctl and judge it.  Returns the errno (0 on success); *ret
+ * gets the return value.
+ */
+static int judge(struct fz *f, int fd, enum kind k, unsigned long cmd, unsigned long arg,
+		 const char *mut, struct expect ex, long *ret)
+{
+	long r;
+	int e;
+	char want[200];
+
+	r = ioctl(fd, cmd, arg);
+	e = r < 0 ? errno : 0;
+	if (ret)
+		*ret = r;
+	flog(f, "fd=%d %s cmd=%#lx arg=%#lx [%s] -> %s (%ld)", fd, cmds[k].name, cmd, arg,
+	     mut, ename(e), r);
+	hist_add(k, e);
+	if (e == EBADF && slot_fd(fd))
+		return e;
+	if (e)
+		f->stats_err++;
+	else
+		f->stats_ok++;
+	/* The ABI's list for the command first: a class it never mentions. */
+	if (e && !(abi_set[k] & eb(e))) {
+		violation(f, "%s [%s] on fd %d: %s is not an errno docs/abi.md lists for %s",
+			  cmds[k].name, mut, fd, ename(e), cmds[k].name);
+		return e;
+	}
+	if ((!e && !ex.ok) || (e && !(ex.errs & eb(e)))) {
+		eset_str(ex.errs, ex.ok, want, sizeof(want));
+		violation(f, "%s [%s%s%s] on fd %d: got %s, want one of: %s", cmds[k].name, mut,
+			  ex.why ? ": " : "", ex.why ? ex.why : "", fd, ename(e), want);
+	}
+	return e;
+}
+
+/* ---- arguments ------------------------------------------------------------------------ */
+
+enum mut {
+	M_VALID, M_ZTAIL, M_NZTAIL, M_SMALL, M_HUGE, M_NULL, M_BADPTR, M_STRADDLE,
+	M_RDONLY, M_RESERVED, M_FIELD, M_RANDOM, M_NR
+};
+static const char *const mut_names[M_NR] = {
+	"valid", "zero-tail", "nonzero-tail", "size<VER0", "size>page", "NULL", "bad-pointer",
+	"straddles-guard", "read-only", "reserved", "field", "random",
+};
+
+static enum mut pick_mut(struct fz *f)
+{
+	static const unsigned char w[M_NR] = { 30, 8, 6, 6, 4, 4, 5, 5, 6, 8, 14, 4 };
+	unsigned int i, x = rn(f, 100);
+
+	for (i = 0; i < M_NR; i++) {
+		if (x < w[i])
+			return (enum mut)i;
+		x -= w[i];
+	}
+	return M_VALID;
+}
+
+static unsigned char *guard(struct fz *f)
+{
+	return f->arena + 2 * page;
+}
+
+static unsigned char *ro_page(struct fz *f)
+{
+	return f->arena + 3 * page;
+}
+
+static unsigned long bad_pointer(struct fz *f)
+{
+	static const unsigned long fixed[] = {
+		1, 0xffff888000000000UL, 0xffffffff81000000UL, 0x8000000000000000UL,
+		0xffffffffff600000UL, 0x00007ffffffff000UL - 2,
+	};
+
+	if (chance(f, 40))
+		return (unsigned long)guard(f) + rn(f, (uint32_t)page);
+	if (chance(f, 20))
+		return (unsigned long)(guard(f) + 2 * page) + rn(f, (uint32_t)page);
+	return fixed[rn(f, sizeof(fixed) / sizeof(fixed[0]))];
+}
+
+/* Put @len bytes of @buf (whose first u32 is the size) where @m says. */
+static unsigned long place(struct fz *f, enum mut m, unsigned char *buf, size_t len)
+{
+	unsigned char *p;
+	size_t k;
+
+	switch (m) {
+	case M_NULL:
+		return 0;
+	case M_BADPTR:
+		return bad_pointer(f);
+	case M_STRADDLE:
+		/* The first k bytes mapped, the rest in the guard page. */
+		k = 1 + rn(f, (uint32_t)len - 1);
+		p = guard(f) - k;
+		memcpy(p, buf, k);
+		return (unsigned long)p;
+	case M_RDONLY:
+		p = ro_page(f);
+		if (mprotect(p, page, PROT_READ | PROT_WRITE))
+			abort();
+		memcpy(p, buf, len);
+		if (mprotect(p, page, PROT_READ))
+			abort();
+		return (unsigned long)p;
+	default:
+		memcpy(f->arena, buf, len);
+		return (unsigned long)f->arena;
+	}
+}
+
+/* Size and tail for the size mutations.  @buf has room for 2 pages. */
+static size_t apply_size(struct fz *f, enum mut m, unsigned char *buf, size_t ksize,
+			 uint32_t *size)
+{
+	size_t len = ksize;
+
+	switch (m) {
+	case M_ZTAIL:
+		len = ksize + 1 + rn(f, (uint32_t)(page - ksize));
+		memset(buf + ksize, 0, len - ksize);
+		break;
+	case M_NZTAIL:
+		len = ksize + 1 + rn(f, (uint32_t)(page - ksize));
+		memset(buf + ksize, 0, len - ksize);
+		buf[ksize + rn(f, (uint32_t)(len - ksize))] = 1 + rn(f, 255);
+		break;
+	case M_SMALL:
+		*size = rn(f, (uint32_t)ksize);
+		return ksize;
+	case M_HUGE:
+		*size = chance(f, 50) ? (uint32_t)page + 1 + rn(f, (uint32_t)page) :
+					(uint32_t)rnd(f) | 0x80000000U;
+		return ksize;
+	default:
+		break;
+	}
+	*size = (uint32_t)len;
+	return len;
+}
+
+/* ---- near-valid structs ---------------------------------------------------------------- */
+
+static const struct { uint8_t ev, um; } arch_ev[] = {
+	{ 0x3c, 0x00 }, { 0xc0, 0x00 }, { 0x3c, 0x01 }, { 0x2e, 0x4f },
+	{ 0x2e, 0x41 }, { 0xc4, 0x00 }, { 0xc5, 0x00 }, { 0xa4, 0x01 },
+};
+
+struct cfg_props {
+	unsigned int nhw;
+	bool kernel;
+	bool task_sw;
+};
+
+static void gen_event(struct fz *f, struct pmcdrv_event *e, bool allow_hw, struct cfg_props *p)
+{
+	memset(e, 0, sizeof(*e));
+	if (!allow_hw || chance(f, 45)) {
+		e->type = PMCDRV_EVENT_SW;
+		e->sw_id = 1 + rn(f, 3);
+		if (e->sw_id != PMCDRV_SW_TASK_CLOCK)
+			p->task_sw = true;
+		return;
+	}
+	e->type = PMCDRV_EVENT_HW;
+	if (chance(f, 75)) {
+		unsigned int i = rn(f, sizeof(arch_ev) / sizeof(arch_ev[0]));
+
+		e->event = arch_ev[i].ev;
+		e->umask = arch_ev[i].um;
+	} else {
+		e->event = rn(f, 256);
+		e->umask = rn(f, 256);
+	}
+	e->flags = chance(f, 70) ? PMCDRV_EVF_USER : 0;
+	if (!e->flags || chance(f, 25))
+		e->flags |= PMCDRV_EVF_KERNEL;
+	if (chance(f, 10))
+		e->flags |= PMCDRV_EVF_EDGE;
+	if (chance(f, 10)) {
+		e->cmask = 1 + rn(f, 255);
+		if (chance(f, 50))
+			e->flags |= PMCDRV_EVF_INV;
+	}
+	if (chance(f, 15))
+		e->flags |= PMCDRV_EVF_NO_FIXED;
+	p->nhw++;
+	if (e->flags & PMCDRV_EVF_KERNEL)
+		p->kernel = true;
+}
+
+static void gen_config(struct fz *f, struct pmcdrv_config *c, bool allow_hw, struct cfg_props *p)
+{
+	unsigned int i, n = chance(f, 60) ? 1 + rn(f, 3) : 1 + rn(f, PMCDRV_MAX_EVENTS);
+
+	memset(c, 0, sizeof(*c));
+	memset(p, 0, sizeof(*p));
+	c->size = sizeof(*c);
+	c->nr_events = n;
+	if (chance(f, 30))
+		c->flags = PMCDRV_CONFIG_NO_INHERIT;
+	for (i = 0; i < n; i++)
+		gen_event(f, &c->events[i], allow_hw, p);
+}
+
+/* What a near-valid CONFIG may return, by its properties. */
+static struct expect config_expect(const struct cfg_props *p)
+{
+	struct expect ex = { .ok = true, .errs = eb(EALREADY) };
+
+	if (p->nhw) {
+		ex.errs |= eb(ENODEV) | eb(EOPNOTSUPP) | eb(ENOSPC);
+		if (!opt_exclusive)
+			ex.errs |= eb(EBUSY);
+		if (p->kernel && !privileged && paranoid > 1) {
+			/* perf's rule: no kernel-mode counting without CAP_PERFMON. */
+			refuse(&ex, eb(EACCES),
+			       "kernel mode without CAP_PERFMON, perf_event_paranoid > 1");
+		}
+	}
+	return ex;
+}
+
+/* One defect in a config; returns the errnos it may get. */
+static struct expect config_defect(struct fz *f, struct pmcdrv_config *c, bool reserved)
+{
+	struct expect ex = { .ok = false, .errs = eb(EINVAL) | eb(EALREADY) };
+	struct pmcdrv_event *e;
+	unsigned int k, i;
+
+	if (reserved) {
+		switch (rn(f, 3)) {
+		case 0: c->reserved0 = 1 + rn(f, 0xffff); break;
+		case 1: c->reserved[0] = rnd(f) | 1; break;
+		default: c->reserved[1] = rnd(f) | 1ULL << 63; break;
+		}
+		ex.why = "reserved field";
+		return ex;
+	}
+	switch (rn(f, 4)) {
+	case 0:
+		c->flags |= 1U << (1 + rn(f, 31));
+		ex.why = "unknown config flag";
+		return ex;
+	case 1:
+		c->nr_events = chance(f, 50) ? 0 : PMCDRV_MAX_EVENTS + 1 + rn(f, 1000);
+		ex.why = "nr_events out of range";
+		return ex;
+	case 2:
+		if (c->nr_events < PMCDRV_MAX_EVENTS) {
+			e = &c->events[c->nr_events + rn(f, PMCDRV_MAX_EVENTS - c->nr_events)];
+			((uint32_t *)e)[rn(f, 8)] = 1 + rn(f, 1000);
+			ex.why = "unused event slot not zero";
+			return ex;
+		}
+		break;
+	default:
+		break;
+	}
+	/* A bad field in event k; earlier HW events may fail first (no PMU, unavailable). */
+	k = rn(f, c->nr_events);
+	e = &c->events[k];
+	for (i = 0; i < k; i++)
+		if (c->events[i].type == PMCDRV_EVENT_HW)
+			ex.errs |= eb(ENODEV) | eb(EOPNOTSUPP);
+	ex.why = "bad event field";
+	switch (rn(f, 11)) {
+	case 0: e->type = chance(f, 50) ? 0 : 3 + rn(f, 1000); break;
+	case 1: e->reserved = 1 + rn(f, 1000); break;
+	case 2:
+		memset(e, 0, sizeof(*e));
+		e->type = PMCDRV_EVENT_SW;
+		e->sw_id = chance(f, 50) ? 0 : 4 + rn(f, 1000);
+		break;
+	case 3:
+		memset(e, 0, sizeof(*e));
+		e->type = PMCDRV_EVENT_SW;
+		e->sw_id = 1;
+		((uint32_t *)e)[1 + rn(f, 4)] = 1 + rn(f, 255);	/* flags/event/umask/cmask */
+		break;
+	default:
+		memset(e, 0, sizeof(*e));
+		e->type = PMCDRV_EVENT_HW;
+		e->event = 0xc0;
+		e->flags = PMCDRV_EVF_USER;
+		switch (rn(f, 7)) {
+		case 0: e->event = 0x100 + rn(f, 100000); break;
+		case 1: e->umask = 0x100 + rn(f, 100000); break;
+		case 2: e->cmask = 0x100 + rn(f, 100000); break;
+		case 3: e->flags |= 1U << (5 + rn(f, 27)); break;
+		case 4: e->flags = chance(f, 50) ? 0 : PMCDRV_EVF_EDGE; break;
+		case 5: e->flags |= PMCDRV_EVF_INV; e->cmask = 0; break;
+		default: e->sw_id = 1 + rn(f, 3); break;
+		}
+		break;
+	}
+	return ex;
+}
+
+enum target { T_SELF, T_PEER, T_CHURN, T_INIT, T_KTHREAD, T_NONE, T_CPU, T_CPU_BAD, T_NR };
+static const char *const target_names[T_NR] = {
+	"self", "peer", "churn", "init", "kthread", "no-such-pid", "cpu", "bad-cpu",
+};
+
+static pid_t churn_pid(struct fz *f)
+{
+	unsigned int n = atomic_load(&ring->idx);
+	pid_t p;
+
+	if (!n)
+		return churner > 0 ? churner : 1;
+	p = atomic_load(&ring->pids[(n - 1 - rn(f, n < RING ? n : RING)) % RING]);
+	return p > 0 ? p : churner;
+}
+
+static enum target gen_attach(struct fz *f, struct pmcdrv_attach *a, enum target t)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	if (t == T_NR) {
+		static const unsigned char w[T_NR] = { 25, 15, 30, 4, 4, 4, 15, 3 };
+		unsigned int i, x = rn(f, 100);
+
+		t = T_CHURN;
+		for (i = 0; i < T_NR; i++) {
+			if (x < w[i]) {
+				t = (enum target)i;
+				break;
+			}
+			x -= w[i];
+		}
+		if (!opt_churn && t == T_CHURN)
+			t = T_SELF;
+	}
+	switch (t) {
+	case T_SELF:
+		a->pid = chance(f, 50) ? 0 : (chance(f, 70) ? (pid_t)syscall(SYS_gettid) : getpid());
+		break;
+	case T_PEER:
+		a->pid = tids[rn(f, (uint32_t)opt_threads)];
+		if (!a->pid)
+			a->pid = getpid();
+		break;
+	case T_CHURN: a->pid = churn_pid(f); break;
+	case T_INIT: a->pid = 1; break;
+	case T_KTHREAD: a->pid = 2; break;	/* kthreadd */
+	case T_NONE: a->pid = 0x7ffffff0 - (pid_t)rn(f, 1000); break;	/* over any pid_max */
+	case T_CPU:
+		a->flags = PMCDRV_ATTACH_CPU;
+		a->cpu = rn(f, (uint32_t)ncpu_online);
+		break;
+	case T_CPU_BAD:
+		a->flags = PMCDRV_ATTACH_CPU;
+		a->cpu = chance(f, 50) ? (uint32_t)ncpu_possible + rn(f, 100) : 0xffffffffU - rn(f, 4);
+		break;
+	case T_NR:
+		break;
+	}
+	if (t < T_CPU && chance(f, 25))
+		a->flags |= PMCDRV_ATTACH_ENABLE_ON_EXEC;
+	return t;
+}
+
+/* What a near-valid ATTACH may return; @sess_task_sw: the config has cs/migrations, if known. */
+static struct expect attach_expect(enum target t, int sess_task_sw)
+{
+	struct expect ex = { .ok = true, .errs = eb(EBADFD) | eb(EALREADY) | eb(ENOMEM) };
+
+	switch (t) {
+	case T_SELF:
+	case T_PEER:
+		ex.errs |= eb(EEXIST) | eb(EBUSY);
+		break;
+	case T_CHURN:
+		/* It may have exited, its pid may be reused (by a kernel thread, too). */
+		ex.errs |= eb(ESRCH) | eb(EPERM) | eb(EEXIST) | eb(EBUSY);
+		break;
+	case T_INIT:
+		if (privileged) {
+			ex.errs |= eb(EEXIST) | eb(EBUSY);
+		} else {
+			refuse(&ex, eb(EPERM), "another user's process");
+		}
+		break;
+	case T_KTHREAD:
+		refuse(&ex, eb(EPERM), "a kernel thread");
+		break;
+	case T_NONE:
+		refuse(&ex, eb(ESRCH), "no such pid");
+		break;
+	case T_CPU:
+		ex.errs |= eb(EBUSY);
+		if (sess_task_sw)
+			ex.errs |= eb(EOPNOTSUPP);
+		if (opt_hotplug)
+			ex.errs |= eb(ENXIO);
+		if (!privileged && paranoid > 0) {
+			refuse(&ex, eb(EACCES) | eb(EOPNOTSUPP) | eb(ENXIO),
+			       "a CPU session without CAP_PERFMON, perf_event_paranoid > 0");
+		}
+		break;
+	case T_CPU_BAD:
+		refuse(&ex, eb(ENXIO), "no such CPU");
+		break;
+	case T_NR:
+		break;
+	}
+	return ex;
+}
+
+static struct expect attach_defect(struct fz *f, struct pmcdrv_attach *a, bool reserved)
+{
+	struct expect ex = { .ok = false, .errs = eb(EINVAL) };
+
+	if (reserved) {
+		a->reserved[rn(f, 2)] = rnd(f) | 1;
+		ex.why = "reserved field";
+		return ex;
+	}
+	switch (rn(f, 5)) {
+	case 0:
+		a->flags |= 1U << (2 + rn(f, 30));
+		ex.why = "unknown attach flag";
+		break;
+	case 1:
+		a->flags &= ~PMCDRV_ATTACH_CPU;
+		a->cpu = 0;
+		a->pid = -1 - (int32_t)rn(f, 0x7fffffff);
+		ex.why = "negative pid";
+		break;
+	case 2:
+		a->flags = PMCDRV_ATTACH_CPU;
+		a->pid = 1 + (int32_t)rn(f, 1000);
+		ex.why = "ATTACH_CPU with a pid";
+		break;
+	case 3:
+		a->flags = PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_ENABLE_ON_EXEC;
+		a->pid = 0;
+		ex.why = "ATTACH_CPU with ENABLE_ON_EXEC";
+		break;
+	default:
+		a->flags &= ~PMCDRV_ATTACH_CPU;
+		a->cpu = 1 + rn(f, 1000);
+		ex.why = "cpu without ATTACH_CPU";
+		break;
+	}
+	return ex;
+}
+
+/* ---- output checks ------------------------------------------------------------------ */
+
+static bool all_zero(const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		if (*c++)
+			return false;
+	return true;
+}
+
+static void check_info_out(struct fz *f, const struct pmcdrv_info *o)
+{
+	if (o->size != sizeof(*o) || o->api_version != PMCDRV_API_VERSION || o->reserved0 ||
+	    !all_zero(o->reserved, sizeof(o->reserved)) || (o->flags & ~0x3fU) ||
+	    o->vendor > PMCDRV_VENDOR_OTHER || !o->nr_cpus)
+		violation(f, "INFO output malformed: size %u api %u flags %#x vendor %u nr_cpus %u reserved0 %u",
+			  o->size, o->api_version, o->flags, o->vendor, o->nr_cpus, o->reserved0);
+	if ((o->flags & PMCDRV_INFO_CLAIMED) && o->in_use_reserved)
+		note(f, "INFO: CLAIMED with in_use_reserved %#llx (the ABI says 0 while CLAIMED)",
+		     (unsigned long long)o->in_use_reserved);
+}
+
+static void check_read_out(struct fz *f, const struct pmcdrv_read *o)
+{
+	unsigned int i;
+
+	if (o->size != sizeof(*o) || !all_zero(o->reserved, sizeof(o->reserved)) ||
+	    (o->flags & ~0xfU) || o->nr_events > PMCDRV_MAX_EVENTS || !o->nr_events ||
+	    o->time_running != o->time_enabled ||
+	    (!!(o->flags & PMCDRV_READ_LOST_TASKS) != !!o->lost_tasks))
+		violation(f, "READ output malformed: size %u flags %#x nr_events %u time %llu/%llu lost %llu",
+			  o->size, o->flags, o->nr_events, (unsigned long long)o->time_enabled,
+			  (unsigned long long)o->time_running, (unsigned long long)o->lost_tasks);
+	for (i = o->nr_events; i < PMCDRV_MAX_EVENTS && o->nr_events <= PMCDRV_MAX_EVENTS; i++)
+		if (o->values[i])
+			violation(f, "READ: values[%u] = %llu past nr_events %u", i,
+				  (unsigned long long)o->values[i], o->nr_events);
+}
+
+static void check_config_out(struct fz *f, const struct pmcdrv_config *o,
+			     const struct pmcdrv_config *in)
+{
+	uint64_t seen = 0;
+	unsigned int i;
+
+	if (o->size != sizeof(*o))
+		violation(f, "CONFIG output size %u", o->size);
+	for (i = 0; i < in->nr_events; i++) {
+		uint32_t c = o->events[i].counter;
+
+		if (in->events[i].type == PMCDRV_EVENT_SW) {
+			if (c != ~0U)
+				violation(f, "CONFIG: software event %u got counter %#x, want ~0", i, c);
+			continue;
+		}
+		if (c >= 64 || !(info0.avail_mask & (1ULL << c)) || (seen & (1ULL << c)))
+			violation(f, "CONFIG: event %u got counter %u (avail %#llx, taken %#llx)", i, c,
+				  (unsigned long long)info0.avail_mask, (unsigned long long)seen);
+		else
+			seen |= 1ULL << c;
+	}
+}
+
+/* ---- the fd table ---------------------------------------------------------------------- */
+
+static int pick_slot(struct fz *f)
+{
+	return SLOT_BASE + (int)rn(f, (uint32_t)opt_slots);
+}
+
+static int open_dev(struct fz *f)
+{
+	int fd = open(opt_dev, O_RDWR | (chance(f, 50) ? O_CLOEXEC : 0));
+
+	if (fd < 0 && errno != ENOMEM && errno != EMFILE && errno != ENFILE)
+		violation(f, "open(%s): %s", opt_dev, ename(errno));
+	return fd;
+}
+
+static void op_open(struct fz *f)
+{
+	int fd = open_dev(f), s = pick_slot(f);
+
+	if (fd < 0)
+		return;
+	flog(f, "open -> slot %d", s);
+	if (dup2(fd, s) < 0)
+		violation(f, "dup2 to slot %d: %s", s, ename(errno));
+	close(fd);
+}
+
+/* ---- one random ioctl ----------------------------------------------------------------- */
+
+static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
+{
+	unsigned char buf[2 * 4096 + 64] __attribute__((aligned(8)));
+	enum mut m = pick_mut(f);
+	unsigned long cmd = cmds[k].cmd, arg;
+	size_t ks = cmds[k].size, len;
+	struct expect ex = { .ok = true };
+	struct cfg_props cp = { 0 };
+	struct pmcdrv_config cin;
+	enum target t = T_NR;
+	uint32_t size = (uint32_t)ks;
+	long r;
+	int e;
+
+	memset(buf, 0, sizeof(buf));
+	/* The near-valid struct. */
+	switch (k) {
+	case K_INFO:
+		ex.errs = 0;
+		if (m == M_FIELD)	/* garbage in output-only fields is fine */
+			for (len = 4; len < offsetof(struct pmcdrv_info, reserved0); len++)
+				buf[len] = (unsigned char)rnd(f);
+		break;
+	case K_CONFIG:
+		gen_config(f, (struct pmcdrv_config *)buf, chance(f, 70), &cp);
+		ex = config_expect(&cp);
+		break;
+	case K_ATTACH:
+		t = gen_attach(f, (struct pmcdrv_attach *)buf, T_NR);
+		ex = attach_expect(t, -1);
+		if (t == T_CPU)	/* unknown session config: may have task-only events */
+			ex.errs |= eb(EOPNOTSUPP);
+		break;
+	case K_READ:
+		ex.errs = eb(EBADFD);
+		if (m == M_FIELD)
+			for (len = 4; len < offsetof(struct pmcdrv_read, reserved); len++)
+				buf[len] = (unsigned char)rnd(f);
+		break;
+	default:
+		abort();
+	}
+	memcpy(&cin, buf, sizeof(cin));
+	/* The defect. */
+	switch (m) {
+	case M_RESERVED:
+	case M_FIELD:
+		if (k == K_CONFIG) {
+			ex = config_defect(f, (struct pmcdrv_config *)buf, m == M_RESERVED);
+		} else if (k == K_ATTACH) {
+			ex = attach_defect(f, (struct pmcdrv_attach *)buf, m == M_RESERVED);
+		} else if (m == M_RESERVED) {
+			struct expect inv = { .ok = false, .errs = eb(EINVAL), .why = "reserved field" };
+
+			if (k == K_INFO) {
+				if (chance(f, 30))
+					((struct pmcdrv_info *)buf)->reserved0 = 1 + rn(f, 1000);
+				else
+					((struct pmcdrv_info *)buf)->reserved[rn(f, 4)] = rnd(f) | 1;
+			} else {
+				((struct pmcdrv_read *)buf)->reserved[rn(f, 3)] = rnd(f) | 1;
+			}
+			ex = inv;
+		}
+		break;
+	case M_NZTAIL:
+	case M_HUGE:
+		ex = (struct expect){ .ok = false, .errs = eb(E2BIG), .why = "size" };
+		break;
+	case M_SMALL:
+		ex = (struct expect){ .ok = false, .errs = eb(EINVAL), .why = "size below VER0" };
+		break;
+	case M_NULL:
+	case M_BADPTR:
+	case M_STRADDLE:
+		ex = (struct expect){ .ok = false, .errs = eb(EFAULT), .why = "bad pointer" };
+		break;
+	case M_RDONLY:
+		if (k != K_ATTACH) {	/* output to a read-only page */
+			ex.ok = false;
+			ex.errs |= eb(EFAULT);
+		}
+		break;
+	case M_RANDOM:
+		for (len = 4; len < ks; len++)
+			buf[len] = chance(f, 70) ? 0 : (unsigned char)rnd(f);
+		ex = (struct expect){ .ok = true, .errs = abi_set[k] };
+		break;
+	default:
+		break;
+	}
+	len = apply_size(f, m, buf, ks, &size);
+	memcpy(buf, &size, sizeof(size));
+	/* The size bits of the command are ignored by the ABI. */
+	if (chance(f, 20))
+		cmd = (cmd & ~((unsigned long)_IOC_SIZEMASK << _IOC_SIZESHIFT)) |
+		      ((unsigned long)rn(f, _IOC_SIZEMASK + 1) << _IOC_SIZESHIFT);
+	arg = place(f, m, buf, len);
+	e = judge(f, fd, k, cmd, arg, mut_names[m], ex, &r);
+	if (e || m == M_NULL || m == M_BADPTR || m == M_STRADDLE || m == M_RDONLY)
+		return;
+	/* Success: the output. */
+	if (!all_zero(f->arena + ks, len - ks))
+		violation(f, "%s [%s]: the kernel wrote past its %zu-byte struct (caller size %zu)",
+			  cmds[k].name, mut_names[m], ks, len);
+	if (k == K_INFO)
+		check_info_out(f, (struct pmcdrv_info *)f->arena);
+	else if (k == K_READ)
+		check_read_out(f, (struct pmcdrv_read *)f->arena);
+	else if (k == K_CONFIG && m != M_RANDOM)
+		check_config_out(f, (struct pmcdrv_config *)f->arena, &cin);
+}
+
+static void op_noarg_ioctl(struct fz *f, int fd, enum kind k)
+{
+	unsigned long arg = chance(f, 75) ? 0 : (chance(f, 50) ? 1 + rn(f, 1000) : (unsigned long)rnd(f));
+	unsigned long cmd = cmds[k].cmd;
+	struct expect ex = { .ok = true, .errs = eb(EBADFD) };
+	long r;
+
+	if (chance(f, 15))
+		cmd |= (unsigned long)rn(f, _IOC_SIZEMASK + 1) << _IOC_SIZESHIFT;
+	if (k == K_APIVER) {
+		ex.errs = 0;
+		if (judge(f, fd, k, cmd, arg, "any-arg", ex, &r) == 0 && r != PMCDRV_API_VERSION)
+			violation(f, "API_VERSION returned %ld, want %d", r, PMCDRV_API_VERSION);
+		return;
+	}
+	if (arg)
+		ex = (struct expect){ .ok = false, .errs = eb(EINVAL), .why = "argument must be 0" };
+	judge(f, fd, k, cmd, arg, arg ? "nonzero-arg" : "arg 0", ex, NULL);
+}
+
+/* Command numbers the VFS handles itself (FIONBIO, FIFREEZE, FICLONE...): not ours to test. */
+static bool vfs_type(unsigned int type)
+{
+	return type == 0x00 || type == 'T' || type == 'X' || type == 'f' || type == 0x94;
+}
+
+static void op_bad_cmd(struct fz *f, int fd)
+{
+	struct expect ex = { .ok = false, .errs = eb(ENOTTY), .why = "unknown command" };
+	unsigned int dir, type, nr, size, i;
+	unsigned long cmd, arg = chance(f, 50) ? (unsigned long)f->arena : (unsigned long)rnd(f);
+	const char *what;
+	long r;
+	int e;
+
+	switch (rn(f, 3)) {
+	case 0:		/* our type, unknown number */
+		type = PMCDRV_IOC_MAGIC;
+		nr = 8 + rn(f, 248);
+		dir = rn(f, 4);
+		what = "unknown nr";
+		break;
+	case 1:		/* a known number with another direction */
+		i = rn(f, K_BAD);
+		type = PMCDRV_IOC_MAGIC;
+		nr = _IOC_NR(cmds[i].cmd);
+		dir = (_IOC_DIR(cmds[i].cmd) + 1 + rn(f, 3)) % 4;
+		what = "wrong direction";
+		break;
+	default:	/* another type byte */
+		do
+			type = rn(f, 256);
+		while (type == PMCDRV_IOC_MAGIC || vfs_type(type));
+		nr = rn(f, 256);
+		dir = rn(f, 4);
+		what = "wrong type";
+		break;
+	}
+	size = rn(f, _IOC_SIZEMASK + 1);
+	cmd = _IOC(dir, type, nr, size);
+	e = judge(f, fd, K_BAD, cmd, arg, what, ex, &r);
+	if (!e)
+		violation(f, "command %#lx (%s) succeeded, returning %ld", cmd, what, r);
+}
+
+static void op_ioctl(struct fz *f, int fd)
+{
+	enum kind k = (enum kind)rn(f, K_BAD + 2);
+
+	if (k >= K_BAD) {
+		op_bad_cmd(f, fd);
+		return;
+	}
+	if (cmds[k].size)
+		op_struct_ioctl(f, fd, k);
+	else
+		op_noarg_ioctl(f, fd, k);
+}
+
+/* ---- a private session with exact expectations ----------------------------------------- */
+
+static int xio(struct fz *f, int fd, enum kind k, void *arg, struct expect ex, const char *what)
+{
+	return judge(f, fd, k, cmds[k].cmd, (unsigned long)arg, what, ex, NULL);
+}
+
+static bool xread(struct fz *f, int fd, struct pmcdrv_read *r, const char *what)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	if (xio(f, fd, K_READ, r, (struct expect){ .ok = true }, what))
+		return false;
+	check_read_out(f, r);
+	return true;
+}
+
+static void spin(struct fz *f)
+{
+	volatile unsigned long x = 0;
+	unsigned long i, n = 1000 + rn(f, 100000);
+
+	for (i = 0; i < n; i++)
+		x += i;
+	if (chance(f, 30))
+		sched_yield();
+}
+
+static void op_lifecycle(struct fz *f)
+{
+	const struct expect badfd = { .ok = false, .errs = eb(EBADFD), .why = "before CONFIG" };
+	const struct expect ok = { .ok = true };
+	const struct expect already = { .ok = false, .errs = eb(EALREADY), .why = "second time" };
+	struct pmcdrv_config c, c2, cin;
+	struct pmcdrv_attach a;
+	struct pmcdrv_read r1, r2;
+	struct cfg_props cp, cp2;
+	struct expect ex;
+	enum target t;
+	unsigned int i;
+	bool enabled = true, attached = false;
+	int fd, e;
+
+	fd = open_dev(f);
+	if (fd < 0)
+		return;
+	flog(f, "lifecycle fd=%d", fd);
+	memset(&r1, 0, sizeof(r1));
+	r1.size = sizeof(r1);
+	xio(f, fd, K_READ, &r1, badfd, "fresh");
+	xio(f, fd, chance(f, 50) ? K_ENABLE : K_RESET, NULL, badfd, "fresh");
+	gen_attach(f, &a, T_SELF);
+	xio(f, fd, K_ATTACH, &a, badfd, "fresh");
+
+	gen_config(f, &c, chance(f, 60), &cp);
+	cin = c;
+	if (chance(f, 15)) {
+		/* Output to a read-only page: EFAULT.  Did the request take effect anyway? */
+		ex = config_expect(&cp);
+		ex.ok = false;
+		ex.errs |= eb(EFAULT);
+		e = judge(f, fd, K_CONFIG, cmds[K_CONFIG].cmd,
+			  place(f, M_RDONLY, (unsigned char *)&c, sizeof(c)), "read-only, fresh", ex, NULL);
+		if (e == EFAULT) {
+			e = xio(f, fd, K_CONFIG, &c, config_expect(&cp), "after EFAULT");
+			if (e == EALREADY) {
+				note(f, "CONFIG failed with EFAULT (output on a read-only page), yet it configured the session: the next CONFIG got EALREADY");
+				e = 0;
+			}
+		}
+	} else {
+		e = xio(f, fd, K_CONFIG, &c, config_expect(&cp), "lifecycle");
+		if (!e)
+			check_config_out(f, &c, &cin);
+	}
+	if (e) {
+		/* A software-only config cannot fail on a fresh session. */
+		memset(&c, 0, sizeof(c));
+		c.size = sizeof(c);
+		c.nr_events = 1 + rn(f, 2);
+		c.events[0].type = PMCDRV_EVENT_SW;
+		c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;
+		c.events[1].type = c.nr_events > 1 ? PMCDRV_EVENT_SW : 0;
+		c.events[1].sw_id = c.nr_events > 1 ? 1 + rn(f, 3) : 0;
+		memset(&cp, 0, sizeof(cp));
+		cp.task_sw = c.events[1].sw_id > 1;
+		if (xio(f, fd, K_CONFIG, &c, ok, "software only, fresh"))
+			goto out;
+	}
+	gen_config(f, &c2, true, &cp2);
+	xio(f, fd, K_CONFIG, &c2, already, "again");
+	if (!xread(f, fd, &r1, "configured"))
+		goto out;
+	if (r1.nr_events != c.nr_events || (r1.flags & ~PMCDRV_READ_ENABLED) || r1.nr_tasks ||
+	    r1.time_enabled || r1.lost_tasks || !all_zero(r1.values, sizeof(r1.values)))
+		violation(f, "READ before ATTACH: nr_events %u (want %u) flags %#x nr_tasks %u time %llu: want nothing counted",
+			  r1.nr_events, c.nr_events, r1.flags, r1.nr_tasks,
+			  (unsigned long long)r1.time_enabled);
+	if (chance(f, 25)) {
+		xio(f, fd, K_DISABLE, NULL, ok, "before attach");
+		enabled = false;
+	}
+
+	t = gen_attach(f, &a, chance(f, 45) ? T_SELF : (chance(f, 50) ? T_CHURN :
+					       (chance(f, 60) ? T_CPU : T_PEER)));
+	if (t == T_CHURN && !opt_churn)
+		t = gen_attach(f, &a, T_SELF);
+	ex = attach_expect(t, cp.task_sw);
+	ex.errs &= ~(eb(EBADFD) | eb(EALREADY));
+	e = xio(f, fd, K_ATTACH, &a, ex, target_names[t]);
+	attached = !e;
+	if (attached)
+		xio(f, fd, K_ATTACH, &a, already, "again");
+
+	for (i = 0; i < 3; i++) {
+		if (!xread(f, fd, &r1, "a"))
+			goto out;
+		if (!!(r1.flags & PMCDRV_READ_ENABLED) != enabled)
+			violation(f, "READ: ENABLED flag %d, want %d", !!(r1.flags & PMCDRV_READ_ENABLED),
+				  enabled);
+		if (attached && (t == T_CPU || t == T_SELF) &&
+		    !(r1.flags & PMCDRV_READ_ATTACHED))
+			violation(f, "READ: attached to %s (pid %d cpu %u) but no ATTACHED flag (flags %#x, nr_tasks %u)",
+				  target_names[t], a.pid, a.cpu, r1.flags, r1.nr_tasks);
+		spin(f);
+		if (!xread(f, fd, &r2, "b"))
+			goto out;
+		if (r2.time_enabled < r1.time_enabled)
+			violation(f, "READ: time went back %llu -> %llu",
+				  (unsigned long long)r1.time_enabled, (unsigned long long)r2.time_enabled);
+		for (unsigned int j = 0; j < r1.nr_events; j++)
+			if (r2.values[j] < r1.values[j])
+				violation(f, "READ: value %u went back %llu -> %llu", j,
+					  (unsigned long long)r1.values[j],
+					  (unsigned long long)r2.values[j]);
+		if (!enabled && (r1.time_enabled != r2.time_enabled ||
+				 memcmp(r1.values, r2.values, sizeof(r1.values))))
+			violation(f, "READ: counts changed while disabled: time %llu -> %llu",
+				  (unsigned long long)r1.time_enabled, (unsigned long long)r2.time_enabled);
+		switch (rn(f, 3)) {
+		case 0:
+			enabled = !enabled;
+			xio(f, fd, enabled ? K_ENABLE : K_DISABLE, NULL, ok, "lifecycle");
+			break;
+		case 1:
+			xio(f, fd, K_RESET, NULL, ok, "lifecycle");
+			break;
+		default:
+			break;
+		}
+	}
+out:
+	if (chance(f, 40)) {
+		int s = pick_slot(f);
+
+		flog(f, "lifecycle fd=%d handed to slot %d", fd, s);
+		dup2(fd, s);
+	}
+	close(fd);
+}
+
+/* ---- other operations ---------------------------------------------------------------------- */
+
+static void op_fork_burst(struct fz *f)
+{
+	unsigned int i, n = 1 + rn(f, 48);
+	pid_t p;
+
+	flog(f, "fork burst %u", n);
+	for (i = 0; i < n; i++) {
+		p = fork();
+		if (p == 0)
+			_exit(0);
+		if (p > 0)
+			waitpid(p, NULL, 0);
+	}
+}
+
+static void *fuzz_thread(void *arg)
+{
+	struct fz *f = arg;
+	int s, s2;
+
+	tids[f->id] = (pid_t)syscall(SYS_gettid);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		unsigned int x = rn(f, 100);
+
+		f->op++;
+		if (x < 50) {
+			op_ioctl(f, pick_slot(f));
+		} else if (x < 58) {
+			op_open(f);
+		} else if (x < 63) {
+			s = pick_slot(f);
+			flog(f, "close slot %d", s);
+			close(s);
+		} else if (x < 67) {
+			s = pick_slot(f);
+			s2 = pick_slot(f);
+			flog(f, "dup2 slot %d -> %d", s, s2);
+			dup2(s, s2);
+		} else if (x < 80) {
+			op_lifecycle(f);
+		} else if (x < 82) {
+			op_fork_burst(f);
+		} else if (x < 84) {
+			usleep(rn(f, 2000));
+		} else {
+			/* a burst on one slot, so closes land inside it */
+			s = pick_slot(f);
+			for (s2 = 0; s2 < 8; s2++)
+				op_ioctl(f, s);
+		}
+	}
+	return NULL;
+}
+
+/* ---- the churn process: forks, execs, exits ------------------------------------------------- */
+
+static void churn_publish(pid_t p)
+{
+	unsigned int i = atomic_fetch_add(&ring->idx, 1);
+
+	atomic_store(&ring->pids[i % RING], p);
+}
+
+static void busy(uint64_t *r, unsigned int max)
+{
+	volatile unsigned long x = 0;
+	unsigned long i, n;
+
+	*r = *r * 6364136223846793005ULL + 1442695040888963407ULL;
+	n = (*r >> 33) % max;
+	for (i = 0; i < n; i++)
+		x += i;
+}
+
+static void *churn_thread_fn(void *arg)
+{
+	uint64_t r = (uintptr_t)arg;
+
+	churn_publish((pid_t)syscall(SYS_gettid));
+	busy(&r, 200000);
+	return NULL;
+}
+
+static void churn_child(uint64_t r)
+{
+	char depth[16];
+	pthread_t th;
+	pid_t g;
+
+	churn_publish(getpid());
+	busy(&r, 300000);
+	switch ((r >> 40) % 5) {
+	case 0:		/* exec ourselves a few times */
+		snprintf(depth, sizeof(depth), "%u", (unsigned int)((r >> 20) % 3));
+		execl(self_exe, self_exe, "--churn-exec", depth, (char *)NULL);
+		break;
+	case 1:		/* a grandchild */
+		g = fork();
+		if (g == 0) {
+			churn_publish(getpid());
+			busy(&r, 100000);
+			_exit(0);
+		}
+		if (g > 0)
+			waitpid(g, NULL, 0);
+		break;
+	case 2:		/* a thread */
+		if (!pthread_create(&th, NULL, churn_thread_fn, (void *)(uintptr_t)r))
+			pthread_join(th, NULL);
+		break;
+	default:
+		break;
+	}
+	_exit(0);
+}
+
+static void churn_main(void)
+{
+	uint64_t r = opt_seed ^ 0x5bd1e995;
+	unsigned int alive = 0;
+	pid_t p;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	churn_publish(getpid());
+	while (!atomic_load(&ring->stop)) {
+		while ((p = waitpid(-1, NULL, WNOHANG)) > 0)
+			alive--;
+		if (alive >= MAX_CHURN_KIDS) {
+			if (waitpid(-1, NULL, 0) > 0)
+				alive--;
+			continue;
+		}
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		p = fork();
+		if (p == 0)
+			churn_child(r);
+		if (p > 0)
+			alive++;
+		else
+			usleep(1000);
+		if ((r >> 50) % 4 == 0)
+			usleep((r >> 30) % 3000);
+	}
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	_exit(0);
+}
+
+/* pmcfuzz --churn-exec N: a freshly exec'd churn child. */
+static int churn_exec(int depth)
+{
+	uint64_t r = (uint64_t)getpid() * 2654435761U;
+	char d[16];
+
+	busy(&r, 200000);
+	if (depth > 0) {
+		snprintf(d, sizeof(d), "%d", depth - 1);
+		execl(self_exe, self_exe, "--churn-exec", d, (char *)NULL);
+	}
+	return 0;
+}
+
+/* ---- CPU hotplug (--hotplug, root) ------------------------------------------------------------ */
+
+static int cpu_online_set(int cpu, int on)
+{
+	char path[96];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void *hotplug_thread(void *arg)
+{
+	struct fz *f = arg;
+	int cpu;
+
+	while (!atomic_load(&stop) && ncpu_online > 1) {
+		cpu = 1 + (int)rn(f, (uint32_t)ncpu_online - 1);
+		cpu_online_set(cpu, 0);
+		usleep(10000 + rn(f, 100000));
+		cpu_online_set(cpu, 1);
+		usleep(10000 + rn(f, 200000));
+	}
+	return NULL;
+}
+
+/* ---- setup and the end ----------------------------------------------------------------------- */
+
+static int read_int_file(const char *path, int dflt)
+{
+	FILE *fp = fopen(path, "re");
+	int v = dflt;
+
+	if (fp) {
+		if (fscanf(fp, "%d", &v) != 1)
+			v = dflt;
+		fclose(fp);
+	}
+	return v;
+}
+
+static int possible_cpus(void)
+{
+	FILE *fp = fopen("/sys/devices/system/cpu/possible", "re");
+	int a = 0, b = -1;
+
+	if (fp) {
+		if (fscanf(fp, "%d-%d", &a, &b) < 1)
+			b = -1;
+		fclose(fp);
+	}
+	if (b < a)
+		b = a;
+	return b + 1;
+}
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "pmcfuzz: HANG: threads still running 60 s after the deadline\n";
+
+	(void)sig;
+	if (write(1, msg, sizeof(msg) - 1) < 0)
+		_exit(3);
+	_exit(3);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: pmcfuzz [--seed N] [--seconds S] [--threads T] [--slots N] [--device PATH]\n"
+		"               [--exclusive] [--hotplug] [--no-churn] [-v]\n");
+	exit(2);
+}
+
+static void final_checks(void)
+{
+	struct pmcdrv_info in;
+	int fd = open(opt_dev, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		violation(NULL, "open at the end: %s", ename(errno));
+		return;
+	}
+	memset(&in, 0, sizeof(in));
+	in.size = sizeof(in);
+	if (ioctl(fd, PMCDRV_IOC_INFO, &in)) {
+		violation(NULL, "INFO at the end: %s", ename(errno));
+	} else if (opt_exclusive && ((in.flags & PMCDRV_INFO_CLAIMED) || in.in_use_hw ||
+				      in.in_use_reserved)) {
+		violation(NULL, "every session closed, yet INFO says flags %#x (CLAIMED %d) in_use_hw %#llx in_use_reserved %#llx: a leaked claim or counters left running",
+			  in.flags, !!(in.flags & PMCDRV_INFO_CLAIMED),
+			  (unsigned long long)in.in_use_hw, (unsigned long long)in.in_use_reserved);
+	}
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	struct fz *fzs;
+	pthread_t th[MAX_THREADS], hp;
+	struct fz hpf;
+	struct timespec ts;
+	unsigned long total = 0, okc = 0, errc = 0;
+	bool seeded = false;
+	int i, fd;
+
+	if (argc == 3 && !strcmp(argv[1], "--churn-exec"))
+		return churn_exec(atoi(argv[2]));
+	for (i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(argv[i], "--seed") && v) {
+			opt_seed = strtoull(v, NULL, 0);
+			seeded = true;
+			i++;
+		} else if (!strcmp(argv[i], "--seconds") && v) {
+			opt_seconds = atoi(v);
+			i++;
+		} else if (!strcmp(argv[i], "--threads") && v) {
+			opt_threads = atoi(v);
+			i++;
+		} else if (!strcmp(argv[i], "--slots") && v) {
+			opt_slots = atoi(v);
+			i++;
+		} else if (!strcmp(argv[i], "--device") && v) {
+			opt_dev = v;
+			i++;
+		} else if (!strcmp(argv[i], "--exclusive")) {
+			opt_exclusive = true;
+		} else if (!strcmp(argv[i], "--hotplug")) {
+			opt_hotplug = true;
+		} else if (!strcmp(argv[i], "--no-churn")) {
+			opt_churn = false;
+		} else if (!strcmp(argv[i], "-v")) {
+			opt_verbose++;
+		} else {
+			usage();
+		}
+	}
+	if (opt_threads < 1 || opt_threads > MAX_THREADS || opt_slots < 1 ||
+	    opt_slots > MAX_SLOTS || opt_seconds < 0)
+		usage();
+	if (!seeded) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		opt_seed = ((uint64_t)ts.tv_sec * 1000003U) ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid();
+		opt_seed %= 1000000000ULL;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	init_abi_sets();
+	page = sysconf(_SC_PAGESIZE);
+	if (page != 4096) {
+		fprintf(stderr, "pmcfuzz: page size %ld unsupported\n", page);
+		return 2;
+	}
+	privileged = geteuid() == 0;
+	paranoid = read_int_file("/proc/sys/kernel/perf_event_paranoid", 2);
+	ncpu_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	ncpu_possible = possible_cpus();
+	if (ncpu_possible < ncpu_online)
+		ncpu_possible = ncpu_online;
+	opt_hotplug = opt_hotplug && privileged && ncpu_online > 1;
+	if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) < 0)
+		snprintf(self_exe, sizeof(self_exe), "%s", argv[0]);
+
+	fd = open(opt_dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "pmcfuzz: %s: %s\n", opt_dev, strerror(errno));
+		return 2;
+	}
+	info0.size = sizeof(info0);
+	if (ioctl(fd, PMCDRV_IOC_INFO, &info0)) {
+		fprintf(stderr, "pmcfuzz: INFO: %s\n", strerror(errno));
+		return 2;
+	}
+	close(fd);
+
+	printf("pmcfuzz: seed=%" PRIu64 " seconds=%d threads=%d slots=%d uid=%d paranoid=%d cpus=%d/%d perfmon=v%u gp=%u fixed=%u exclusive=%d hotplug=%d churn=%d\n",
+	       opt_seed, opt_seconds, opt_threads, opt_slots, (int)geteuid(), paranoid,
+	       ncpu_online, ncpu_possible, info0.perfmon_version, info0.num_gp, info0.num_fixed,
+	       opt_exclusive, opt_hotplug, opt_churn);
+	printf("pmcfuzz: replay: %s --seed %" PRIu64 " --seconds %d --threads %d --slots %d%s%s%s\n",
+	       argv[0], opt_seed, opt_seconds, opt_threads, opt_slots,
+	       opt_exclusive ? " --exclusive" : "", opt_hotplug ? " --hotplug" : "",
+	       opt_churn ? "" : " --no-churn");
+
+	ring = mmap(NULL, sizeof(*ring), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (ring == MAP_FAILED)
+		return 2;
+	if (opt_churn) {
+		churner = fork();
+		if (churner == 0)
+			churn_main();
+		if (churner < 0) {
+			perror("pmcfuzz: fork");
+			return 2;
+		}
+	}
+
+	fzs = calloc((size_t)opt_threads, sizeof(*fzs));
+	if (!fzs)
+		return 2;
+	for (i = 0; i < opt_threads; i++) {
+		struct fz *f = &fzs[i];
+
+		f->id = i;
+		/* Hashed per thread: additive offsets would make the streams shifted copies. */
+		f->rng = mix64(opt_seed + mix64((uint64_t)i + 1));
+		f->arena = mmap(NULL, 5 * page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (f->arena == MAP_FAILED || mprotect(f->arena + 2 * page, page, PROT_NONE) ||
+		    mprotect(f->arena + 3 * page, page, PROT_READ) ||
+		    mprotect(f->arena + 4 * page, page, PROT_NONE))
+			return 2;
+	}
+	for (i = 0; i < opt_threads; i++)
+		if (pthread_create(&th[i], NULL, fuzz_thread, &fzs[i]))
+			return 2;
+	memset(&hpf, 0, sizeof(hpf));
+	hpf.rng = opt_seed ^ 0xabcdef;
+	if (opt_hotplug && pthread_create(&hp, NULL, hotplug_thread, &hpf))
+		opt_hotplug = false;
+
+	/* Until the deadline, with a progress line a minute, so a long run shows it is alive. */
+	for (i = 0; i < opt_seconds; i += 60) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += opt_seconds - i < 60 ? opt_seconds - i : 60;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		if (i + 60 < opt_seconds) {
+			unsigned long ops = 0;
+
+			for (fd = 0; fd < opt_threads; fd++)
+				ops += fzs[fd].op;
+			printf("pmcfuzz: %d s: %lu operations, %ld violations\n", i + 60, ops,
+			       (long)atomic_load(&violations));
+		}
+	}
+	atomic_store(&stop, true);
+	signal(SIGALRM, on_alarm);
+	alarm(60);
+	for (i = 0; i < opt_threads; i++)
+		pthread_join(th[i], NULL);
+	if (opt_hotplug) {
+		pthread_join(hp, NULL);
+		for (i = 1; i < ncpu_possible; i++)
+			cpu_online_set(i, 1);
+	}
+	if (opt_churn) {
+		atomic_store(&ring->stop, 1);
+		usleep(200000);
+		kill(churner, SIGKILL);
+		waitpid(churner, NULL, 0);
+	}
+	for (i = 0; i < MAX_SLOTS; i++)
+		close(SLOT_BASE + i);
+	alarm(0);
+	final_checks();
+
+	for (i = 0; i < opt_threads; i++) {
+		total += fzs[i].op;
+		okc += fzs[i].stats_ok;
+		errc += fzs[i].stats_err;
+	}
+	hist_print();
+	printf("pmcfuzz: %lu operations, %lu ioctls succeeded, %lu failed as allowed or not; churn published %u pids; %ld notes\n",
+	       total, okc, errc, ring->idx, (long)atomic_load(&notes));
+	if (atomic_load(&violations)) {
+		printf("pmcfuzz: FAILED: %ld violations; replay with --seed %" PRIu64 "\n",
+		       (long)atomic_load(&violations), opt_seed);
+		return 1;
+	}
+	printf("pmcfuzz: OK seed=%" PRIu64 "\n", opt_seed);
+	return 0;
+}
