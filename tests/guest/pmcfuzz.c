@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmcfuzz: a seeded, time-bounded fuzzer of /dev/pmcdrv (issue 11).
+ * pmcfuzz: a seeded, time-bounded fuzzer of /dev/pmcdrv.
  *
  * Several threads share a table of file descriptors (fixed numbers from
  * SLOT_BASE up, so the kernel never hands one of them to anything but
