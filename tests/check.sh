@@ -10,6 +10,7 @@
 #   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build)
 #   6. guest    tests/guest/* in the guest with the emulated PMU, again on a CPU
 #               without PMU, and on Debian's PREEMPT_RT kernel (rt-amd64) with the PMU
+#   7. debug    tests/guest/* on the debug kernel (KASAN, lockdep, kmemleak, pm_test)
 # Each stage ends with "STAGE: N passed, N failed"; the last line totals them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +57,17 @@ build_rt() {
 	make -s -C "$GUEST_KDIR" M="$PWD/build/rt/kmod" modules
 }
 
+# The debug kernel (tests/vm/kernel-debug: KASAN, KFENCE, lockdep, kmemleak...),
+# built from Debian's source and cached; pmcdrv is built from a copy under build/debug.
+build_debug() {
+	local k
+	k=$(GUEST_FLAVOUR=debug tests/vm/kernel) || return 1
+	eval "$k"
+	rm -rf build/debug && mkdir -p build/debug && cp -r kmod include build/debug/ &&
+	(cd build/debug/kmod && rm -f -- *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers) &&
+	make -s -C "$GUEST_KDIR" M="$PWD/build/debug/kmod" modules
+}
+
 stage deps tests/deps.sh || { echo "make check: cannot install dependencies" >&2; exit 1; }
 stage build build
 stage unit build/tests/unit
@@ -74,6 +86,11 @@ fi
 if stage build-rt build_rt; then
 	stage guest-rt env GUEST_FLAVOUR=rt-amd64 tests/vm/run --module build/rt/kmod/pmcdrv.ko \
 		-- tests/guest/run-all
+fi
+
+if stage build-debug build_debug; then
+	stage guest-debug env GUEST_FLAVOUR=debug tests/vm/run --module build/debug/kmod/pmcdrv.ko \
+		--mem 2G --timeout 5400 --append log_buf_len=8M -- tests/guest/run-debug
 fi
 
 echo "==== summary"
