@@ -45,10 +45,11 @@ expect_eq "pm_test=core: the core level was reached (kernel log)" "$(( $(syscore
 
 # The suspending task itself is tracked: at syscore suspend it is what runs
 # on the last CPU, so pmcdrv's callbacks fold and stop its counters, and
-# restart them at resume.  Its user-space path is the same whether its
-# echo suspends or writes to a file, so both counts must be equal.  The
-# file's path has the same length and shape as /sys/power/state: the shell
-# spends instructions per character of its script.
+# restart them at resume.  Its user-space path is the same at every pm_test
+# level (the same script, the same successful write), so instructions:u must
+# be equal when the suspend stops at 'platform' (before CPUs go offline),
+# 'processors' (after the secondary CPUs went offline) and 'core' (after
+# syscore suspend and resume).
 if have_pmu; then
 	ev=instructions:u
 else
@@ -56,19 +57,26 @@ else
 	ev=task-clock
 fi
 N=$(n 1000000)
-sess_sh() { echo "$loop $N; echo mem >$1; $loop $N"; }
+# at_level LEVEL: the count of a tracked shell that suspends with pm_test=LEVEL.
+at_level() {
+	echo "$1" >/sys/power/pm_test
+	pmc_value $ev -- sh -c "$loop $N; echo mem >/sys/power/state; $loop $N"
+	echo core >/sys/power/pm_test
+}
 before=$(syscore_runs)
-susp=$(pmc_value $ev -- sh -c "$(sess_sh /sys/power/state)")
+susp=$(at_level core)
 check "suspending task tracked: the core level was reached" test $(( $(syscore_runs) - before )) = 1
 check "suspending task tracked: counted ($ev = '$susp')" test -n "$susp"
 if have_pmu; then
-	mkdir -p /tmp/power
-	base1=$(pmc_value $ev -- sh -c "$(sess_sh /tmp/power/state)")
-	base2=$(pmc_value $ev -- sh -c "$(sess_sh /tmp/power/state)")
+	base1=$(at_level platform)
+	base2=$(at_level platform)
+	procs=$(at_level processors)
 	if [ "$base1" != "$base2" ]; then
-		fail "suspending task tracked: baseline is deterministic" "$base1 vs $base2"
+		fail "suspending task tracked: pm_test=platform twice gives the same count" "$base1 vs $base2"
 	else
-		expect_eq "suspending task tracked: instructions:u across suspend equal the same run writing a file" \
+		expect_eq "suspending task tracked: pm_test=processors (CPU hotplug) equals pm_test=platform" \
+			"$procs" "$base1"
+		expect_eq "suspending task tracked: pm_test=core (syscore callbacks) equals pm_test=platform" \
 			"$susp" "$base1"
 	fi
 
