@@ -45,8 +45,9 @@ expect_eq "pm_test=core: the core level was reached (kernel log)" "$(( $(syscore
 
 # The suspending task itself is tracked: at syscore suspend it is what runs
 # on the last CPU, so pmcdrv's callbacks fold and stop its counters, and
-# restart them at resume.  Its user-space path is the same at every pm_test
-# level (the same script, the same successful write), so instructions:u must
+# restart them at resume.  build/progs/suspend (tests/progs/suspend.S: loop,
+# write "mem" to /sys/power/state, loop; no libc, no signal handlers) runs
+# the same user instructions at every pm_test level, so instructions:u must
 # be equal when the suspend stops at 'platform' (before CPUs go offline),
 # 'processors' (after the secondary CPUs went offline) and 'core' (after
 # syscore suspend and resume).
@@ -57,10 +58,10 @@ else
 	ev=task-clock
 fi
 N=$(n 1000000)
-# at_level LEVEL: the count of a tracked shell that suspends with pm_test=LEVEL.
+# at_level LEVEL: the count of a tracked task that suspends with pm_test=LEVEL.
 at_level() {
 	echo "$1" >/sys/power/pm_test
-	pmc_value $ev -- sh -c "$loop $N; echo mem >/sys/power/state; $loop $N"
+	pmc_value $ev -- build/progs/suspend
 	echo core >/sys/power/pm_test
 }
 before=$(syscore_runs)
