@@ -79,6 +79,9 @@ if have_pmu; then
 			"$procs" "$base1"
 		expect_eq "suspending task tracked: pm_test=core (syscore callbacks) equals pm_test=platform" \
 			"$susp" "$base1"
+		# 2 x (1 + 2,000,000) for the loops, 5 + 2 + 5 + 2 for open/write and their
+		# checks, 3 for exit: the count of tests/progs/suspend.S, by hand.
+		expect_eq "suspending task tracked: exactly the program's 4,000,019 instructions" "$susp" 4000019
 	fi
 
 	# A task counting while others suspend: frozen, migrated off the CPUs
