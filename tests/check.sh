@@ -10,6 +10,8 @@
 #   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build)
 #   6. guest    tests/guest/* in the guest with the emulated PMU, again on a CPU
 #               without PMU, and on Debian's PREEMPT_RT kernel (rt-amd64) with the PMU
+#   7. debug    tests/guest/* on a debug kernel built from Debian's source (KASAN,
+#               lockdep, kmemleak, pm_test), then a kmemleak scan
 # Each stage ends with "STAGE: N passed, N failed" (optionally ", N skipped");
 # the last line totals the passes and failures.
 set -uo pipefail
@@ -49,14 +51,15 @@ build() {
 	make -s WERROR=1 tests && make -s module KDIR="$GUEST_KDIR"
 }
 
-# The PREEMPT_RT module is built from a copy, so both builds can coexist.
-build_rt() {
+# build_copy DIR FLAVOUR: pmcdrv built from a copy under build/DIR against the
+# kernel of GUEST_FLAVOUR=FLAVOUR, so builds for several kernels coexist.
+build_copy() {
 	local k
-	k=$(GUEST_FLAVOUR=rt-amd64 tests/vm/kernel) || return 1
+	k=$(GUEST_FLAVOUR=$2 tests/vm/kernel) || return 1
 	eval "$k"
-	rm -rf build/rt && mkdir -p build/rt && cp -r Kbuild kmod common include build/rt/ &&
-	make -s -C "$GUEST_KDIR" M="$PWD/build/rt" clean &&
-	make -s -C "$GUEST_KDIR" M="$PWD/build/rt" modules
+	rm -rf "build/$1" && mkdir -p "build/$1" && cp -r Kbuild kmod common include "build/$1/" &&
+	make -s -C "$GUEST_KDIR" M="$PWD/build/$1" clean &&
+	make -s -C "$GUEST_KDIR" M="$PWD/build/$1" modules
 }
 
 stage deps tests/deps.sh || { echo "make check: cannot install dependencies" >&2; exit 1; }
@@ -74,9 +77,14 @@ if [ "$qemu_ok" = 1 ]; then
 else
 	stage guest-nopmu tests/vm/run -- tests/guest/run-all
 fi
-if stage build-rt build_rt; then
+if stage build-rt build_copy rt rt-amd64; then
 	stage guest-rt env GUEST_FLAVOUR=rt-amd64 tests/vm/run --module build/rt/kmod/pmcdrv.ko \
 		-- tests/guest/run-all
+fi
+# The debug kernel (tests/vm/kernel-debug) is built once from linux-source-6.1 and cached.
+if stage build-debug build_copy debug debug; then
+	stage guest-debug env GUEST_FLAVOUR=debug tests/vm/run --module build/debug/kmod/pmcdrv.ko \
+		--mem 2G --timeout 5400 --append log_buf_len=8M -- tests/guest/run-debug
 fi
 
 echo "==== summary"
