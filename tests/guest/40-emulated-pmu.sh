@@ -1,10 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # The emulated PMU of tests/qemu/pmu.patch (TCG + icount), seen through
 # Linux's perf, user-space RDPMC and the raw MSRs: exact user instruction
-# counts, fixed and general-purpose counters agreeing, cycles defined as
-# retired instructions, RDPMC permission, 48-bit wrap into GLOBAL_STATUS,
-# and overflow interrupts.  Everything here is deterministic: no timing.
+# counts, fixed and general-purpose counters agreeing, the cycle model
+# (cycles = 2 x instructions, ref-cycles = TSC ticks, 0x013C = TSC/4),
+# CMASK/INV/EDGE, RDPMC permission, 48-bit wrap into GLOBAL_STATUS, overflow
+# interrupts masking LVTPC, #GP for PMU MSRs the model lacks, GLOBAL_CTRL's
+# reset value.  Everything here is deterministic: no timing.
 . tests/lib/guest.sh
+
+# The lazy flags never leak out of OSZAPC, and 32-bit ADCX/ADOX carry right
+# (QEMU 7.2 set EFLAGS.VM and bits 22-31 here; tests/qemu/README.md).  Not a
+# PMU property: it runs in every guest.
+if [ -x build/tests/emupmu_eflags ]; then
+	build/tests/emupmu_eflags
+else
+	fail "emupmu_eflags" "build/tests/emupmu_eflags not built (make tests)"
+fi
 
 if ! have_pmu; then
 	echo "SKIP: emulated PMU tests: no PMU in this guest"
@@ -13,6 +24,18 @@ fi
 
 loop=build/progs/loop
 n() { printf '%09d' "$1"; }		# fixed width: constant per-run overhead
+
+# GLOBAL_CTRL after reset: GP counters enabled, fixed counters not (SDM).
+# Onlining a CPU puts it through INIT.  Checked first: once perf has used a
+# CPU, Linux rewrites GLOBAL_CTRL there whenever it enables its PMU.
+if [ -e /sys/devices/system/cpu/cpu1/online ]; then
+	grep -q '^msr ' /proc/modules && msr_was=1 || msr_was=0
+	modprobe msr
+	echo 0 >/sys/devices/system/cpu/cpu1/online
+	echo 1 >/sys/devices/system/cpu/cpu1/online
+	expect_eq "msr: GLOBAL_CTRL after INIT is the GP counter bits only" "$(rdmsr -p 1 0x38f)" f
+	[ $msr_was = 1 ] || rmmod msr
+fi
 
 # perf_counts EVENTS CMD...: "name=value" per event from perf stat -x,.
 perf_counts() {
@@ -84,16 +107,45 @@ else
 	fail "{instructions:u,r00c0:u}: fixed and GP counter agree" "perf stat gave: $g"
 fi
 
-# Cycles are defined as one per retired instruction (fixed 1, fixed 2, GP 0x3c/0x13c).
+# The cycle model (tests/qemu/README.md): core cycles = 2 x instructions
+# (fixed 1 and GP 0x3c), ref-cycles = TSC ticks = instructions under
+# -icount shift=0 (fixed 2 only), GP 0x013C (REF_XCLK) = TSC ticks / 4.
+# A driver that swaps fixed counters 0 and 1 or 1 and 2, or that puts
+# ref-cycles on a GP counter as 0x013C, gets different numbers.
 g=$(perf_counts '{instructions:u,cycles:u,ref-cycles:u,r003c:u,r013c:u}' $loop "$(n $N)")
 echo "info: group:" $g
-ins=$(awk -F= '$1 == "instructions:u" { print $2 }' <<<"$g")
+val() { awk -F= -v e="$1" '$1 == e { print $2 }' <<<"$g"; }
+ins=$(val instructions:u)
 if is_count "$ins"; then
-	for ev in cycles:u ref-cycles:u r003c:u r013c:u; do
-		expect_eq "$ev equals instructions:u" "$(awk -F= -v e=$ev '$1 == e { print $2 }' <<<"$g")" "$ins"
-	done
+	expect_eq "cycles:u (fixed 1) is 2 x instructions:u" "$(val cycles:u)" $((2 * ins))
+	expect_eq "r003c:u (GP core cycles) is 2 x instructions:u" "$(val r003c:u)" $((2 * ins))
+	expect_eq "ref-cycles:u (fixed 2) is the TSC ticks, = instructions:u at shift=0" "$(val ref-cycles:u)" "$ins"
+	x=$(val r013c:u)
+	# floor(TSC/4) per user-mode stretch: within one per kernel entry of ins/4
+	check "r013c:u (GP REF_XCLK) is TSC/4 ($x vs $((ins / 4))), not fixed 2's count" \
+		test "${x:-0}" -ge $((ins / 4 - ins / 1000)) -a "${x:-0}" -le $((ins / 4 + ins / 1000))
 else
-	fail "cycles:u equals instructions:u" "perf stat gave: $g"
+	fail "cycles:u is 2 x instructions:u" "perf stat gave: $g"
+fi
+
+# CMASK, INV and EDGE on the model's per-cycle increments (SDM): an
+# instruction retires every 2nd cycle, a cycle event increments every cycle.
+if is_count "$ins"; then
+	while read -r ev want; do
+		got=$(perf stat -x, -e "$ev" $loop "$(n $N)" 2>&1 >/dev/null |
+			awk -F, '$1 ~ /^[0-9]+$/ { print $1; exit }')
+		expect_eq "$ev counts $want" "$got" $((want))
+	done <<EOF2
+cpu/event=0xc0,cmask=1/u		ins
+cpu/event=0xc0,cmask=1,inv=1/u		ins
+cpu/event=0xc0,cmask=2/u		0
+cpu/event=0xc0,cmask=2,inv=1/u		2*ins
+cpu/event=0xc0,edge=1,cmask=1/u		ins
+cpu/event=0x3c,cmask=1/u		2*ins
+cpu/event=0x3c,cmask=1,inv=1/u		0
+cpu/event=0x3c,cmask=2,inv=1/u		2*ins
+cpu/event=0x3c,edge=1,cmask=1/u		0
+EOF2
 fi
 # An event the model does not implement counts 0 (branch-misses: CPUID says unavailable).
 z=$(perf_value r01c4:u $loop "$(n $N)")
@@ -190,6 +242,31 @@ expect_eq "msr: FIXED_CTR0 wrap past 2^48 sets GLOBAL_STATUS bit 32" $(((st >> 3
 wr $OVF_CTRL $((1 << 32))
 expect_eq "msr: OVF_CTRL bit 32 clears GLOBAL_STATUS bit 32" $((($(rd $STATUS) >> 32) & 1)) 0
 
+# PMU MSRs of bigger or newer PMUs raise #GP here, as on a CPU without them
+# (PMC/EVTSEL/A_PMC 4-7, FIXED_CTR3, PERF_METRICS, v4's STATUS_SET/INUSE).
+for m in 0x18a 0x18d 0xc5 0xc8 0x4c5 0x4c8 0x30c 0x329 0x391 0x392; do
+	if rdmsr -p 0 $m >/dev/null 2>&1; then r=read; else r=GP; fi
+	if wrmsr -p 0 $m 0 >/dev/null 2>&1; then w=written; else w=GP; fi
+	expect_eq "msr: absent PMU MSR $m raises #GP on rdmsr and wrmsr" "$r/$w" "GP/GP"
+done
+
+# Generating a PMI sets LVTPC's mask bit (SDM); Linux's handler clears it,
+# but only for a PMI it claims, i.e. while some perf event exists.  With
+# none, two overflows with INT raise one NMI: the second finds LVTPC masked.
+nmis() { awk '$1 == "NMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
+n0=$(nmis)
+for k in 1 2; do
+	wr $A_PMC0 $PRE
+	wr $EVTSEL0 $((EN | INT | USR | 0xc0))
+	busy
+	wr $EVTSEL0 0
+done
+n1=$(nmis)
+expect_eq "msr+INT: a PMI masks LVTPC (2 unclaimed overflows, 1 NMI)" $((n1 - n0)) 1
+wr $OVF_CTRL 1
+# perf re-programs LVTPC (unmasked) whenever it schedules an event on a CPU.
+taskset -c 0 perf stat -e instructions:u true >/dev/null 2>&1
+
 # GP counter 0 with EVTSEL.INT: the PMI arrives through LVTPC as Linux left it
 # (NMI).  A held, disabled perf event makes Linux's handler claim it.
 ready=/tmp/emupmu.hold
@@ -219,6 +296,7 @@ wait $hold 2>/dev/null
 rm -f $ready
 
 restore_msrs
+
 ok=1
 for m in $EVTSEL0 $A_PMC0 $FIXED_CTR0 $FIXED_CTR_CTRL $GLOBAL_CTRL; do
 	[ "$(rd $m)" = "${saved[$m]}" ] || { ok=0; echo "info: MSR $m is $(rd $m), was ${saved[$m]}"; }
