@@ -1,0 +1,249 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/report.sh [--doc | --b2-data] RESULTS.json
+#   (default)   the tables of every figure, as Markdown (bench/run prints them)
+#   --doc       docs/performance.md: run details, the tables, the B2 plot and
+#               an estimate for real hardware from published MSR latencies
+#   --b2-data   the plot's data: events, cost above untracked per round trip
+#               (pmcdrv/perf, inherit/no-inherit), MSR accesses per switch (same)
+# Needs jq.
+set -euo pipefail
+mode=tables
+case "${1:-}" in
+--doc) mode=doc; shift ;;
+--b2-data) mode=b2; shift ;;
+esac
+[ $# = 1 ] && [ -f "$1" ] || { echo "usage: bench/report.sh [--doc|--b2-data] RESULTS.json" >&2; exit 2; }
+json=$1
+
+# Shared jq definitions: lookups and number formatting.
+defs='
+def r(f): [.results[] | select(f)];
+def one(f): (r(f) | .[0]) // null;
+def ns(b; c; t; n; m; x): one(.bench == b and .case == c and .metric == x
+	and (t == null or .tool == t) and (n == null or .events == n) and (m == null or .mode == m)) | .value? // null;
+def commas: tostring | if test("^[0-9]+$") then
+	(explode | reverse | [recurse(.[3:]; length > 0) | .[:3]] | map(reverse | implode) | reverse | join(","))
+	else . end;
+def n0: if . == null then "n/a" elif type == "number" then (if . < 0 then "-" + ((- .) | round | commas) else (round | commas) end) else tostring end;
+def sign0: if . == null then "n/a" elif . >= 0 then "+" + n0 else n0 end;
+def n1: if . == null then "n/a" elif type == "number" then ((. * 10 | round) / 10 | tostring) else tostring end;
+def f2: (. * 100 | round) as $x | ($x % 100 | tostring) as $c |
+	"\($x / 100 | floor).\(if ($c | length) == 1 then "0" + $c else $c end)";
+def ratio(a; b): if a == null or b == null or b == 0 or a < 0 or b < 0 then "n/a" else (a / b | f2) end;
+def base: ns("B1"; "module-idle"; "none"; null; null; "ns_per_round");
+def b2(t; n; m; x): one(.bench == "B2" and .tool == t and .events == n and .mode == m and .metric == x);
+def msr(t; n; m): b2(t; n; m; "msr_per_switch") as $o |
+	if $o == null then "n/a" else "\($o.value | n1) (\($o.p2c) / \($o.c2p))" end;
+'
+
+tables() {
+	jq -r "$defs"'
+	. as $d | base as $base |
+	"Guest ns under QEMU -icount shift=0: one guest ns is one retired guest instruction, so every",
+	"time below is an instruction-count proxy, not a hardware time. MSR latencies are not modelled",
+	"(an MSR access costs one instruction here, hundreds of cycles on hardware): MSR accesses are",
+	"counted exactly with the msr:read_msr, msr:write_msr and msr:rdpmc tracepoints, in a pass",
+	"separate from the timings. Ping-pong: parent and child pinned to CPU \(.params.cpu), \(.params.rounds)",
+	"round trips per timed run (median of \(.params.reps)), \(.params.trace_rounds) per traced run; 2 switches per round trip.",
+	"",
+	"B1: untracked ping-pong",
+	"",
+	"| case | ns per round trip | vs no module | PMU MSR accesses per switch |",
+	"|---|---:|---:|---:|",
+	(["no-module", "module-idle", "unrelated-session"][] as $c |
+		ns("B1"; $c; "none"; null; null; "ns_per_round") as $v |
+		ns("B1"; "no-module"; "none"; null; null; "ns_per_round") as $nm |
+		"| \({"no-module": "no module loaded", "module-idle": "pmcdrv loaded, idle",
+		      "unrelated-session": "pmcdrv session on an unrelated task (sleep)"}[$c]) | \($v | n0) | \(ratio($v; $nm)) | \(ns("B1"; $c; "none"; null; null; "msr_per_switch") | n1) |"),
+	"",
+	"B2: tracked ping-pong; \"above\" is above the untracked run with the module loaded (\($base | n0) ns);",
+	"MSR accesses per switch: the mean of both directions (parent->child / child->parent)",
+	"",
+	"| events | mode | pmcdrv ns/round trip | above | perf ns/round trip | above | pmcdrv/perf above | pmcdrv MSR/switch | perf MSR/switch |",
+	"|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+	([1, 2, 4, 7][] as $n | ["inherit", "no-inherit"][] as $m |
+		(b2("pmcdrv"; $n; $m; "ns_per_round") | .value? // null) as $a |
+		(b2("perf"; $n; $m; "ns_per_round") | .value? // null) as $b |
+		(if $a == null then null else $a - $base end) as $ax |
+		(if $b == null then null else $b - $base end) as $bx |
+		"| \($n) | \($m) | \($a | n0) | \($ax | sign0) | \($b | n0) | \($bx | sign0) | \(ratio($ax; $bx)) | \(msr("pmcdrv"; $n; $m)) | \(msr("perf"; $n; $m)) |"),
+	"",
+	"MSR accesses per switch by kind (rdmsr / wrmsr / rdpmc), the most frequent window of each direction averaged",
+	"",
+	"| events | mode | pmcdrv rdmsr | wrmsr | rdpmc | perf rdmsr | wrmsr | rdpmc |",
+	"|---:|---|---:|---:|---:|---:|---:|---:|",
+	([1, 2, 4, 7][] as $n | ["inherit", "no-inherit"][] as $m |
+		b2("pmcdrv"; $n; $m; "msr_per_switch") as $a | b2("perf"; $n; $m; "msr_per_switch") as $b |
+		"| \($n) | \($m) | \($a.reads | n1) | \($a.writes | n1) | \($a.rdpmc | n1) | \($b.reads | n1) | \($b.writes | n1) | \($b.rdpmc | n1) |"),
+	"",
+	"B3: one self-read of the counting thread (events: instructions:u,cycles:u and all 7 counters)",
+	"",
+	"| tool | events | ns per read |",
+	"|---|---:|---:|",
+	(r(.bench == "B3")[] | "| \({"pmcdrv": "pmcdrv ioctl READ (libpmc)", "perf": "perf read() of a group fd",
+		"pmcdrv-rdpmc": "pmcdrv rdpmc fast path", "perf-rdpmc": "perf mmap page + rdpmc"}[.tool] // .tool) | \(.events) | \(if .value == null then "not yet (" + (.note | gsub("_"; " ")) + ")" else (.value | n0) end) |"),
+	"",
+	"B4: start-up, guest ns per run of the whole command from bash (mean of \(.params.starts)): wall time (includes idle",
+	"time, which runs at the host'"'"'s real-time pace under -icount sleep=on) and busy time (the run time of all non-idle",
+	"tasks on all CPUs, /proc/schedstat: an instruction-count proxy)",
+	"",
+	"| command | wall ns per run | above `true` alone | busy ns per run | above `true` alone |",
+	"|---|---:|---:|---:|---:|",
+	(ns("B4"; "start-up"; "none"; null; null; "ns_per_start") as $t |
+	 ns("B4"; "start-up"; "none"; null; null; "busy_ns_per_start") as $bt |
+	 ["none", "pmcdrv", "perf"][] as $tool |
+	 ns("B4"; "start-up"; $tool; null; null; "ns_per_start") as $w |
+	 ns("B4"; "start-up"; $tool; null; null; "busy_ns_per_start") as $b |
+	 "| \({"none": "`true`", "pmcdrv": "`pmcctl run -e instructions:u true`",
+		"perf": "`perf stat -e instructions:u true`"}[$tool]) | \($w | n0) | \(if $tool == "none" or $w == null then "" else ($w - $t | sign0) end) | \($b | n0) | \(if $tool == "none" or $b == null or $bt == null then "" else ($b - $bt | sign0) end) |"),
+	"",
+	"B5: accuracy, instructions:u of build/progs/loop 001000000 (exactly 2N + 103)",
+	"",
+	"| tool | instructions:u | expected | exact |",
+	"|---|---:|---:|---|",
+	(r(.bench == "B5")[] | "| \(.tool) | \(.value | n0) | \(.expected | n0) | \(if .exact then "yes" else "NO" end) |"),
+	"",
+	"Against the targets of issue 12 (part 2), from the figures above",
+	"",
+	"| target | measured | met |",
+	"|---|---|---|",
+	(def met(c): if c == null then "n/a" elif c then "yes" else "no" end;
+	 ns("B1"; "no-module"; "none"; null; null; "ns_per_round") as $nm |
+	 ns("B1"; "module-idle"; "none"; null; null; "ns_per_round") as $idle |
+	 "| B1: idle module <= 1.01 x no module | \(ratio($idle; $nm)) x | \(met(if $idle == null or $nm == null then null else $idle <= 1.01 * $nm end)) |",
+	 ([1, 2, 4, 7][] as $n | b2("pmcdrv"; $n; "inherit"; "msr_per_switch") as $o |
+	  "| B2: \($n) events, switch between two tasks of one session: 0 MSR accesses (perf: \(b2("perf"; $n; "inherit"; "msr_per_switch").value? // "n/a")) | \($o.value? // "n/a") | \(met(if $o == null then null else $o.value == 0 end)) |"),
+	 ([1, 2, 4, 7][] as $n | b2("pmcdrv"; $n; "no-inherit"; "msr_per_switch") as $o |
+	  "| B2: \($n) events, tracked <-> untracked: <= \($n + 2) per switch (active counters + 2) | \(if $o == null then "n/a" else "\($o.p2c) out, \($o.c2p) in" end) | \(met(if $o == null then null else ($o.p2c <= $n + 2 and $o.c2p <= $n + 2) end)) |"),
+	 ([1, 2, 4, 7][] as $n | ["inherit", "no-inherit"][] as $m |
+	  (b2("pmcdrv"; $n; $m; "ns_per_round") | .value? // null) as $a | (b2("perf"; $n; $m; "ns_per_round") | .value? // null) as $b |
+	  (if $a == null then null else $a - base end) as $ax | (if $b == null then null else $b - base end) as $bx |
+	  "| B2: \($n) events, \($m): cost above untracked <= 0.8 x perf'"'"'s | \(ratio($ax; $bx)) x | \(met(if $ax == null or $bx == null then null else $ax <= 0.8 * $bx end)) |"),
+	 ([2, 7][] as $n | ns("B3"; "self-read"; "pmcdrv"; $n; null; "ns_per_read") as $a | ns("B3"; "self-read"; "perf"; $n; null; "ns_per_read") as $b |
+	  "| B3: \($n) events, READ <= perf read() | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
+	 (ns("B4"; "start-up"; "pmcdrv"; null; null; "busy_ns_per_start") as $a | ns("B4"; "start-up"; "perf"; null; null; "busy_ns_per_start") as $b |
+	  "| B4: pmcctl run <= perf stat (busy time) | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"))
+	' "$json"
+}
+
+b2data() {
+	jq -r "$defs"'
+	base as $base | [1, 2, 4, 7][] as $n |
+	def above(t; m): (b2(t; $n; m; "ns_per_round") | .value? // null) | if . == null then "NaN" else . - $base end;
+	def msrv(t; m): (b2(t; $n; m; "msr_per_switch") | .value? // null) | if . == null then "NaN" else . end;
+	[$n, above("pmcdrv"; "inherit"), above("perf"; "inherit"), above("pmcdrv"; "no-inherit"), above("perf"; "no-inherit"),
+	 msrv("pmcdrv"; "inherit"), msrv("perf"; "inherit"), msrv("pmcdrv"; "no-inherit"), msrv("perf"; "no-inherit")] | @tsv' "$json"
+}
+
+# The estimate for real hardware: MSR accesses per switch times assumed
+# latencies, low and high.  These are not measurements (see the doc text).
+RD_LO=50 RD_HI=100 WR_LO=100 WR_HI=300 PC_LO=20 PC_HI=40
+estimate() {
+	jq -r --argjson rl $RD_LO --argjson rh $RD_HI --argjson wl $WR_LO --argjson wh $WR_HI \
+		--argjson pl $PC_LO --argjson ph $PC_HI "$defs"'
+	base as $base |
+	"| events | mode | tool | instructions above untracked per switch | MSR accesses per switch | estimated MSR cycles per switch | estimated cycles per switch |",
+	"|---:|---|---|---:|---:|---:|---:|",
+	([2, 7][] as $n | ["inherit", "no-inherit"][] as $m | ["pmcdrv", "perf"][] as $t |
+		b2($t; $n; $m; "msr_per_switch") as $o | (b2($t; $n; $m; "ns_per_round") | .value? // null) as $v |
+		select($o != null and $v != null) |
+		(($v - $base) / 2) as $ins |
+		($o.reads * $rl + $o.writes * $wl + $o.rdpmc * $pl) as $lo |
+		($o.reads * $rh + $o.writes * $wh + $o.rdpmc * $ph) as $hi |
+		($ins - $o.value) as $rest |
+		"| \($n) | \($m) | \($t) | \($ins | n0) | \($o.value | n1) | \($lo | n0)–\($hi | n0) | \($rest + $lo | n0)–\($rest + $hi | n0) |")
+	' "$json"
+}
+
+doc() {
+	local date guest qemu perfv
+	date=$(jq -r .date "$json")
+	guest=$(jq -r .guest_kernel "$json")
+	qemu=$(jq -r .qemu "$json")
+	perfv=$(jq -r .perf_version "$json")
+	cat <<EOF
+# Performance: pmcdrv against perf
+
+Generated by \`bench/run\` (\`make bench\`) from one guest run on $date; do not edit by hand,
+run \`bench/run\` again. The raw figures are in \`build/bench/results.json\` after a run.
+
+- Guest: Debian kernel $guest, 2 vCPUs, 1 GiB, Debian's perf $perfv.
+- QEMU: $qemu.
+- The machine: no PMU of its own; every figure is from the emulated PMU in the guest.
+
+**What these numbers are.** Under \`-icount shift=0\` one guest ns is one retired guest
+instruction, so every time below is an instruction-count proxy of the cost, deterministic and
+comparable between pmcdrv and perf on the same work, but not a hardware time. MSR latencies are
+not modelled: a RDMSR or WRMSR costs one instruction here and tens to hundreds of cycles on
+hardware, so the MSR accesses are counted separately and exactly, with the kernel's
+\`msr:read_msr\`, \`msr:write_msr\` and \`msr:rdpmc\` tracepoints (through tracefs, with
+\`sched:sched_switch\`), in a pass separate from the timings (tracing inflates paths heavy in
+MSR accesses). Only accesses to PMU MSRs and RDPMC are counted; the ping-pong's switches touch
+no other MSR in this guest (the \`other\` field of the JSON).
+
+**How.** \`build/bench/pingpong N\` pins itself to one CPU, forks a child and bounces one byte
+through two pipes N times: two context switches per round trip. B1 runs it untracked; B2 runs
+it under \`pmcctl run -e EVENTS [--no-inherit]\` and \`perf stat -e EVENTS [--no-inherit]\` (with
+\`--no-inherit\` only the parent is counted, so every switch is between a tracked and an
+untracked task). MSR accesses per switch are read from the trace window after each switch
+between the two ping-pong tasks (the most frequent count of each direction; nearly every window
+has it). B3 is \`build/bench/selfread\`: one thread counts itself and reads N times through
+libpmc's READ and through \`read()\` of a perf group fd. B4 times \`pmcctl run\` and
+\`perf stat\` of \`true\` from bash. B5 counts \`build/progs/loop\`, whose user-mode count is
+exactly 2N + 103.
+
+**Warm-up.** Each timed ping-pong first runs for 50 ms of guest time. In this guest the first
+~30 ms after the fork are cheaper per round trip than the steady state that follows (untracked,
+while building the harness: 10.8k guest ns per round trip over the first 2,000 round trips,
+13.2k per round trip from about 3,000 on), so unwarmed short runs would mix the two. The
+timings are stable to about 0.1% between repetitions (\`runs\` in the JSON).
+
+**B4 wall time includes idle time.** QEMU runs with \`-icount sleep=on\`: while every vCPU is
+idle the guest clock follows the host's real time. The ping-pong and the self-reads never idle,
+but a start-up does (exit, wait, RCU grace periods when a session closes), so B4's wall time is
+partly the real time of a loaded host, not an instruction count. B4 therefore also reports busy
+time: the run time of every non-idle task on every CPU over the runs (\`rq_cpu_time\` in
+\`/proc/schedstat\`), which under icount counts instructions; compare that column.
+
+## Results
+
+EOF
+	tables
+	cat <<EOF
+
+## B2 plotted
+
+![B2: cost above the untracked run per round trip, and MSR accesses per switch, against the number of events](performance-b2.png)
+
+## An estimate for real hardware (not a measurement)
+
+No machine of this project has a PMU, so nothing here was measured on hardware. The table below
+turns the exact MSR counts per switch into cycles with **assumed** latencies: RDMSR $RD_LO–$RD_HI
+cycles, WRMSR $WR_LO–$WR_HI cycles (serializing), RDPMC $PC_LO–$PC_HI cycles. These are rules of
+thumb from public material, not vendor figures, and vary with the model and the MSR:
+
+- WRMSR "very slow (60+ cycles)" already on a Pentium 4, in the 2003 LKML report on the
+  i386 context switch: <https://lkml.indiana.edu/hypermail/linux/kernel/0302.1/0787.html>.
+- RDMSR about 30–50 cycles and WRMSR about 100–300 cycles because it serializes the pipeline:
+  <https://newsletter.onedfrk.com/archive/aece7dc2-81ea-4c8b-bbbc-545aee8df781> (2026).
+- WRMSR is far more expensive than RDPMC, which is why KVM reads PMCs with RDPMC and skips a
+  WRMSR when the value already matches (Linux commit b0b6a8d3be16, "KVM: x86/pmu: Elide WRMSRs
+  when loading guest PMCs if values already match", December 2025).
+
+"Estimated cycles per switch" is the instructions above the untracked run per switch, minus the
+MSR accesses (already counted there as one instruction each), plus the MSR cycles, at an assumed
+IPC of 1 for the rest. It is an estimate: replace it with a measurement on an Intel machine.
+(\`bench/guest.sh\` expects a guest, but uses nothing of it beyond root, pmcdrv loaded, tracefs,
+perf, and the programs \`bench/run\` builds; it has not been run on hardware.)
+
+EOF
+	estimate
+}
+
+case $mode in
+tables) tables ;;
+b2) b2data ;;
+doc) doc ;;
+esac

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * selfread N [EVENTS]: B3 of bench/ (issue 12), the cost of one self-read.
+ *
+ * Counts EVENTS (pmcctl's -e syntax, default instructions:u,cycles:u) on
+ * the calling thread, first through pmcdrv (libpmc: a session attached to
+ * itself, PMCDRV_IOC_READ), then through perf_event_open (one group of the
+ * same raw events, PERF_FORMAT_GROUP, one read() of the leader returns all
+ * values, as one READ does).  Each is read once to warm up, then N times
+ * between two clock_gettime(CLOCK_MONOTONIC) calls.  Prints per tool:
+ *
+ *   selfread tool=pmcdrv|perf events=E reads=N ns=T ns_per_read=T/N
+ *
+ * The two never count at once (pmcdrv and perf_events exclude each other on
+ * the PMU).  Under QEMU's -icount shift=0 a guest ns is one retired guest
+ * instruction.  Exit 1 when either path fails.
+ *
+ * rdpmc: a user-space RDPMC fast path of pmcdrv does not exist yet (a
+ * separate issue); when it does, add "tool=pmcdrv-rdpmc" and perf's
+ * mmap-page RDPMC ("tool=perf-rdpmc") here.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libpmc.h"
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void report(const char *tool, unsigned int events, long n, long long ns)
+{
+	printf("selfread tool=%s events=%u reads=%ld ns=%lld ns_per_read=%.1f\n", tool, events, n,
+	       ns, (double)ns / n);
+}
+
+static int bench_pmcdrv(const struct pmc_evlist *l, long n)
+{
+	struct pmc_session *s;
+	struct pmcdrv_read r;
+	long long t0, t1;
+	unsigned int i;
+	long k;
+	int err;
+
+	err = pmc_session_open(NULL, &s);
+	if (err) {
+		fprintf(stderr, "selfread: open /dev/pmcdrv: %s\n", strerror(-err));
+		return 1;
+	}
+	for (i = 0; i < l->n; i++) {
+		err = pmc_session_add(s, &l->ev[i].ev);
+		if (err < 0)
+			goto out;
+	}
+	err = pmc_session_attach(s, 0, 0);
+	if (err)
+		goto out;
+	err = pmc_session_read(s, &r);
+	if (err)
+		goto out;
+	t0 = now_ns();
+	for (k = 0; k < n && !err; k++)
+		err = pmc_session_read(s, &r);
+	t1 = now_ns();
+	if (err)
+		goto out;
+	if (r.values[0] == 0) {
+		fprintf(stderr, "selfread: pmcdrv counted nothing\n");
+		err = -EIO;
+		goto out;
+	}
+	report("pmcdrv", l->n, n, t1 - t0);
+out:
+	if (err)
+		fprintf(stderr, "selfread: pmcdrv: %s\n", strerror(-err));
+	pmc_session_close(s);
+	return err ? 1 : 0;
+}
+
+/*
+ * As perf stat parses the same -e list: the names instructions, cycles and
+ * ref-cycles are perf's generic hardware events (ref-cycles then goes to
+ * fixed counter 2, which perf does not give raw 0x013c), the rest raw.
+ */
+static int perf_open(const struct pmc_evsel *e, int group)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} generic[] = {
+		{ "instructions", PERF_COUNT_HW_INSTRUCTIONS },
+		{ "cycles", PERF_COUNT_HW_CPU_CYCLES },
+		{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
+	};
+	const struct pmcdrv_event *ev = &e->ev;
+	size_t len = strcspn(e->name, ":");
+	struct perf_event_attr a;
+	unsigned int i;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_RAW;		/* the EVTSEL layout, as pmcctl compare does */
+	a.config = ev->event | ((uint64_t)ev->umask << 8) | ((uint64_t)ev->cmask << 24);
+	for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		if (strlen(generic[i].name) == len && !strncmp(e->name, generic[i].name, len)) {
+			a.type = PERF_TYPE_HARDWARE;
+			a.config = generic[i].config;
+		}
+	a.exclude_user = !(ev->flags & PMCDRV_EVF_USER);
+	a.exclude_kernel = !(ev->flags & PMCDRV_EVF_KERNEL);
+	a.exclude_hv = 1;
+	a.read_format = PERF_FORMAT_GROUP;
+	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int bench_perf(const struct pmc_evlist *l, long n)
+{
+	uint64_t buf[1 + PMCDRV_MAX_EVENTS];
+	int fds[PMCDRV_MAX_EVENTS];
+	size_t want = (1 + l->n) * sizeof(uint64_t);
+	long long t0 = 0, t1 = 0;
+	unsigned int i, opened = 0;
+	int rc = 1;
+	long k;
+
+	for (i = 0; i < l->n; i++) {
+		fds[i] = perf_open(&l->ev[i], i ? fds[0] : -1);
+		if (fds[i] < 0) {
+			fprintf(stderr, "selfread: perf_event_open %s: %s\n", l->ev[i].name,
+				strerror(errno));
+			goto out;
+		}
+		opened++;
+	}
+	if (read(fds[0], buf, want) != (ssize_t)want)
+		goto bad_read;
+	t0 = now_ns();
+	for (k = 0; k < n; k++)
+		if (read(fds[0], buf, want) != (ssize_t)want)
+			goto bad_read;
+	t1 = now_ns();
+	if (buf[0] != l->n || buf[1] == 0) {
+		fprintf(stderr, "selfread: perf group read: %llu values, first %llu\n",
+			(unsigned long long)buf[0], (unsigned long long)buf[1]);
+		goto out;
+	}
+	report("perf", l->n, n, t1 - t0);
+	rc = 0;
+	goto out;
+bad_read:
+	fprintf(stderr, "selfread: perf read: %s\n", strerror(errno));
+out:
+	for (i = 0; i < opened; i++)
+		close(fds[i]);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct pmc_evlist l;
+	char err[256];
+	unsigned int i;
+	long n;
+
+	if (argc < 2 || argc > 3 || (n = atol(argv[1])) <= 0) {
+		fprintf(stderr, "usage: selfread N [EVENTS]\n");
+		return 2;
+	}
+	memset(&l, 0, sizeof(l));
+	if (pmc_evlist_parse(&l, argc == 3 ? argv[2] : "instructions:u,cycles:u", err,
+			     sizeof(err))) {
+		fprintf(stderr, "selfread: %s\n", err);
+		return 2;
+	}
+	for (i = 0; i < l.n; i++)
+		if (!pmc_evsel_is_hw(&l.ev[i])) {
+			fprintf(stderr, "selfread: %s: hardware events only\n", l.ev[i].name);
+			return 2;
+		}
+	return bench_pmcdrv(&l, n) | bench_perf(&l, n);
+}
