@@ -7,8 +7,10 @@
  * sit on the sched_switch, sched_process_fork, sched_process_exec and
  * sched_process_exit tracepoints:
  *
- *  - switch (rq lock held, IRQs off): fold and stop the counters of the
- *    outgoing tracked task, program and zero them for the incoming one;
+ *  - switch (rq lock held, IRQs off): between two tasks of one session,
+ *    nothing but the switch count (the counters keep running); otherwise
+ *    stop and fold the outgoing session's counters and start the incoming
+ *    one's (hw.c writes only what differs; docs/design.md "The switch path");
  *  - fork (parent's context, preemption off): track the child from a
  *    pre-allocated pool, so nothing allocates in atomic context;
  *  - exec: start a task armed with enable-on-exec;
