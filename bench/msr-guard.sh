@@ -14,20 +14,18 @@
 # asserts both bounds on the most frequent count of each direction
 # (parent->child, child->parent), and that nearly every window has that count.
 #
-# The bounds are TODAY's exact counts (switch path before the issue-12
-# optimisation), so a change that adds an access fails.  When the switch
-# path is optimised, lower both bounds to the new exact counts (targets of
-# issue 12: 0 between two tasks of one session; at most active counters + 2
-# between a tracked and an untracked task).
+# The bounds are the exact counts of the issue-12 switch path (docs/design.md,
+# "The switch path"), so a change that adds or drops an access fails: 0
+# between two tasks of one session; with --no-inherit N rdpmc + 1 wrmsr
+# (GLOBAL_CTRL) to stop N counters and 1 wrmsr to start them again.
 #
-# To move this into make check: put it in tests/guest/ (say 55-msr-guard.sh),
-# build bench/pingpong.c with the guest programs (tests/guest/*.c), and
-# source the helpers from their new place.
+# make check runs it as tests/guest/55-msr-switch.sh, with
+# MSR_GUARD_PINGPONG=build/tests/pingpong (tests/guest/pingpong.c).
 cd "$(dirname "$0")/.." || exit 125
 . tests/lib/guest.sh
 . bench/lib/msrtrace.sh
 
-pp=build/bench/pingpong
+pp=${MSR_GUARD_PINGPONG:-build/bench/pingpong}
 ROUNDS=${MSR_GUARD_ROUNDS:-200}
 CPU=${MSR_GUARD_CPU:-0}
 passed=0 failed=0
@@ -37,17 +35,18 @@ field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<" $2"; }
 
 # bounds CASE: "P2C_LO P2C_HI C2P_LO C2P_HI" of PMU MSR accesses per switch.
 # p2c: parent -> child; c2p: child -> parent.  With --no-inherit only the
-# parent is tracked: p2c folds and stops it, c2p programs it again.
+# parent is tracked: p2c stops and folds it (GLOBAL_CTRL, then one rdpmc
+# per counter), c2p enables it again (GLOBAL_CTRL).
 bounds() {
 	case $1 in
 	untracked-idle)		echo 0 0 0 0 ;;	# module loaded, no session: no probe at all
 	untracked-session)	echo 0 0 0 0 ;;	# a session on another task: lookup only
-	inherit-1)		echo 11 11 11 11 ;;
-	inherit-2)		echo 14 14 14 14 ;;
-	inherit-7)		echo 37 37 37 37 ;;
-	no-inherit-1)		echo 6 6 5 5 ;;
-	no-inherit-2)		echo 8 8 6 6 ;;
-	no-inherit-7)		echo 22 22 15 15 ;;
+	inherit-1)		echo 0 0 0 0 ;;	# one session: its counters keep running
+	inherit-2)		echo 0 0 0 0 ;;
+	inherit-7)		echo 0 0 0 0 ;;
+	no-inherit-1)		echo 2 2 1 1 ;;
+	no-inherit-2)		echo 3 3 1 1 ;;
+	no-inherit-7)		echo 8 8 1 1 ;;
 	esac
 }
 
@@ -88,7 +87,7 @@ if ! module_loaded; then
 	echo "FAIL: msr-guard: pmcdrv is not loaded"
 	exit 1
 fi
-[ -x $pp ] || { echo "FAIL: msr-guard: $pp not built (bench/run builds it)"; exit 1; }
+[ -x "$pp" ] || { echo "FAIL: msr-guard: $pp not built (bench/run or make tests builds it)"; exit 1; }
 guard untracked-idle
 # A session on an unrelated task (a hardware one when there is a PMU).
 ev=task-clock

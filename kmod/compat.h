@@ -12,9 +12,11 @@
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
 #define pmcd_rdmsr_safe(msr, p)		rdmsrq_safe(msr, p)
 #define pmcd_wrmsr_safe(msr, v)		wrmsrq_safe(msr, v)
+#define pmcd_rdpmc(ctr, v)		rdpmc(ctr, v)	/* 6.16 renamed rdpmcl() */
 #else
 #define pmcd_rdmsr_safe(msr, p)		rdmsrl_safe(msr, p)
 #define pmcd_wrmsr_safe(msr, v)		wrmsrl_safe(msr, v)
+#define pmcd_rdpmc(ctr, v)		rdpmcl(ctr, v)
 #endif
 
 #endif /* PMCDRV_COMPAT_H */

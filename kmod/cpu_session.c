@@ -6,7 +6,8 @@
  * IPI.  Task and CPU sessions exclude each other (EBUSY), so the switch
  * probe never meets a CPU session's counters.  CPU hotplug (cpuhp) and
  * suspend (syscore) fold, stop and restart whatever runs on a CPU, for both
- * kinds of session.
+ * kinds of session, and clear (going) or forget (coming back) what the
+ * hardware layer knows of the CPU's registers.
  *
  * The owner of each CPU changes only under pmcd_global_lock and
  * cpus_read_lock(), so the hotplug callbacks (hotplug lock held for
@@ -20,6 +21,7 @@
 #include <linux/smp.h>
 #include <linux/syscore_ops.h>
 
+#include "hw.h"
 #include "internal.h"
 
 /* The CPU session of each CPU: changed under pmcd_global_lock and cpus_read_lock. */
@@ -114,11 +116,12 @@ static int pmcd_cpu_online(unsigned int cpu)
 	struct pmcd_session *s = READ_ONCE(per_cpu(pmcd_cpu_owner, cpu));
 	unsigned long flags;
 
-	if (s && READ_ONCE(s->enabled)) {
-		local_irq_save(flags);
+	local_irq_save(flags);
+	/* Whatever ran here while the CPU was away may have left anything. */
+	pmcd_hw_forget_cpu();
+	if (s && READ_ONCE(s->enabled))
 		pmcd_ipi_cpu_start(s);
-		local_irq_restore(flags);
-	}
+	local_irq_restore(flags);
 	return 0;
 }
 
@@ -131,6 +134,7 @@ static int pmcd_cpu_offline(unsigned int cpu)
 	pc = this_cpu_ptr(&pmcd_cpus);
 	if (pc->sess)
 		pmcd_cpu_sched_out(pc, false);
+	pmcd_hw_clear_cpu();
 	local_irq_restore(flags);
 	return 0;
 }
@@ -144,6 +148,7 @@ static int pmcd_suspend(void)
 		pmcd_cpu_fold_stop(pc);
 		pc->suspended = true;
 	}
+	pmcd_hw_clear_cpu();
 	return 0;
 }
 
@@ -152,6 +157,7 @@ static void pmcd_resume(void)
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 
 	pc->suspended = false;
+	pmcd_hw_forget_cpu();	/* the firmware may have reset the PMU */
 	if (pc->sess)
 		pmcd_cpu_start(pc);
 }

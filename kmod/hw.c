@@ -152,6 +152,31 @@ void pmcd_hw_usage(const struct pmcd_hw_caps *caps, bool arbitration, struct pmc
 
 atomic_t pmcd_hw_faults = ATOMIC_INIT(0);
 
+/*
+ * What this CPU's PMU registers hold, as far as pmcdrv wrote them since it
+ * last claimed the PMU: the switch path writes only what differs, stops
+ * with GLOBAL_CTRL alone and never zeroes a counter, so a stopped counter
+ * keeps its value and that value is remembered here.  Valid while @gen is
+ * the current claim's generation: a new claim, a CPU that comes online and
+ * a resume (pmcd_hw_forget_cpu()) start from what the registers hold.
+ */
+struct pmcd_hw_cpu {
+	unsigned long gen;		/* pmcd_hw_gen when valid, 0: nothing known */
+	bool global_known;
+	bool fixed_known;
+	u64 global_ctrl;		/* IA32_PERF_GLOBAL_CTRL */
+	u64 fixed_ctrl;			/* IA32_FIXED_CTR_CTRL */
+	u64 known;			/* counters (GLOBAL_CTRL bits) we programmed */
+	u64 evtsel[PMC_MAX_GP];		/* PERFEVTSELx of a known GP counter */
+	u64 val[PMC_GLOBAL_FIXED_SHIFT + PMC_MAX_FIXED];	/* a stopped counter's value */
+};
+
+static DEFINE_PER_CPU(struct pmcd_hw_cpu, pmcd_hw_cpus);
+static unsigned long pmcd_hw_gen;	/* claims so far; under the caller's lock */
+/* For pmcd_hw_clear_cpu(), set at each claim: */
+static u32 pmcd_hw_gp_ctr0;		/* PMC0, or A_PMC0 with full-width writes */
+static bool pmcd_hw_has_global;		/* version >= 2 */
+
 static void pmcd_hw_release_gp(unsigned int n)
 {
 	while (n--) {
@@ -184,17 +209,16 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 				    usage.in_use_hw);
 		return -EBUSY;
 	}
+	/* Whatever we knew of the registers is stale: others could write them. */
+	WRITE_ONCE(pmcd_hw_gen, pmcd_hw_gen + 1);
+	pmcd_hw_gp_ctr0 = caps->flags & PMCDRV_INFO_FW_WRITE ? PMC_MSR_A_PMC0 : PMC_MSR_PMC0;
+	pmcd_hw_has_global = pm->version >= 2;
 	return 0;
 
 busy:
 	pmcd_hw_release_gp(i);
 	pr_info_ratelimited("the PMU is held by perf_events (the NMI watchdog is one user): run 'sysctl kernel.nmi_watchdog=0' or stop the perf user, then retry\n");
 	return -EBUSY;
-}
-
-void pmcd_hw_release(const struct pmcd_hw_caps *caps)
-{
-	pmcd_hw_release_gp(caps->cpu.pm.num_gp);
 }
 
 static void pmcd_wr(u32 msr, u64 val)
@@ -212,21 +236,86 @@ static u64 pmcd_rd(u32 msr)
 	return val;
 }
 
-void pmcd_hw_start(const struct pmc_prog *p)
+static struct pmcd_hw_cpu *pmcd_hw_this(void)
 {
+	struct pmcd_hw_cpu *hc = this_cpu_ptr(&pmcd_hw_cpus);
+	unsigned long gen = READ_ONCE(pmcd_hw_gen);
+
+	if (hc->gen != gen) {
+		hc->gen = gen;
+		hc->global_known = false;
+		hc->fixed_known = false;
+		hc->known = 0;
+	}
+	return hc;
+}
+
+static u32 pmcd_rdpmc_index(u32 idx)
+{
+	return idx < PMC_GLOBAL_FIXED_SHIFT ? idx : BIT(30) | (idx - PMC_GLOBAL_FIXED_SHIFT);
+}
+
+static u64 pmcd_rd_ctr(u32 idx)
+{
+	u64 val;
+
+	pmcd_rdpmc(pmcd_rdpmc_index(idx), val);
+	return val;
+}
+
+/* Write control MSR @msr, shadowed in @shadow, only if its new value differs. */
+static void pmcd_hw_update(u32 msr, bool *known, u64 *shadow, u64 clear, u64 set)
+{
+	u64 v;
+
+	if (!*known) {
+		*shadow = pmcd_rd(msr);
+		*known = true;
+	}
+	v = (*shadow & ~clear) | set;
+	if (v != *shadow) {
+		pmcd_wr(msr, v);
+		*shadow = v;
+	}
+}
+
+static void pmcd_hw_set_global(struct pmcd_hw_cpu *hc, u64 clear, u64 set)
+{
+	pmcd_hw_update(PMC_MSR_PERF_GLOBAL_CTRL, &hc->global_known, &hc->global_ctrl, clear, set);
+}
+
+static void pmcd_hw_set_fixed(struct pmcd_hw_cpu *hc, u64 clear, u64 set)
+{
+	pmcd_hw_update(PMC_MSR_FIXED_CTR_CTRL, &hc->fixed_known, &hc->fixed_ctrl, clear, set);
+}
+
+void pmcd_hw_start(const struct pmc_prog *p, u64 *raw)
+{
+	struct pmcd_hw_cpu *hc = pmcd_hw_this();
 	unsigned int i;
+	u32 b;
 
 	for (i = 0; i < p->nr; i++) {
-		pmcd_wr(p->ctr_msr[i], 0);
-		if (p->sel_msr[i])
+		b = p->idx[i];
+		if (!(hc->known & BIT_ULL(b))) {
+			/* First use under this claim: from zero, as before. */
+			pmcd_wr(p->ctr_msr[i], 0);
+			hc->val[b] = 0;
+			if (p->sel_msr[i])
+				pmcd_wr(p->sel_msr[i], p->evtsel[i]);
+			if (b < PMC_MAX_GP)
+				hc->evtsel[b] = p->evtsel[i];
+			hc->known |= BIT_ULL(b);
+		} else if (p->sel_msr[i] && hc->evtsel[b] != p->evtsel[i]) {
 			pmcd_wr(p->sel_msr[i], p->evtsel[i]);
+			hc->evtsel[b] = p->evtsel[i];
+		}
+		raw[i] = hc->val[b];
 	}
 	if (p->fixed_ctrl_mask)
-		pmcd_wr(PMC_MSR_FIXED_CTR_CTRL,
-			(pmcd_rd(PMC_MSR_FIXED_CTR_CTRL) & ~p->fixed_ctrl_mask) | p->fixed_ctrl);
+		pmcd_hw_set_fixed(hc, p->fixed_ctrl_mask, p->fixed_ctrl);
 	if (p->has_global)
-		pmcd_wr(PMC_MSR_PERF_GLOBAL_CTRL,
-			pmcd_rd(PMC_MSR_PERF_GLOBAL_CTRL) | p->global_mask);
+		pmcd_hw_set_global(hc, 0, p->global_mask);
 }
 
 void pmcd_hw_read(const struct pmc_prog *p, u64 *vals)
@@ -234,22 +323,80 @@ void pmcd_hw_read(const struct pmc_prog *p, u64 *vals)
 	unsigned int i;
 
 	for (i = 0; i < p->nr; i++)
-		vals[i] = pmcd_rd(p->ctr_msr[i]);
+		vals[i] = pmcd_rd_ctr(p->idx[i]);
 }
 
-void pmcd_hw_stop(const struct pmc_prog *p)
+void pmcd_hw_stop(const struct pmc_prog *p, u64 *vals)
 {
+	struct pmcd_hw_cpu *hc = pmcd_hw_this();
 	unsigned int i;
+	u32 b;
 
-	if (p->has_global)
-		pmcd_wr(PMC_MSR_PERF_GLOBAL_CTRL,
-			pmcd_rd(PMC_MSR_PERF_GLOBAL_CTRL) & ~p->global_mask);
-	if (p->fixed_ctrl_mask)
-		pmcd_wr(PMC_MSR_FIXED_CTR_CTRL,
-			pmcd_rd(PMC_MSR_FIXED_CTR_CTRL) & ~p->fixed_ctrl_mask);
-	for (i = 0; i < p->nr; i++) {
-		if (p->sel_msr[i])
-			pmcd_wr(p->sel_msr[i], 0);
-		pmcd_wr(p->ctr_msr[i], 0);
+	if (p->has_global) {
+		pmcd_hw_set_global(hc, p->global_mask, 0);
+	} else {
+		/* Version 1: no GLOBAL_CTRL, and no fixed counters. */
+		for (i = 0; i < p->nr; i++) {
+			if (p->sel_msr[i] && hc->evtsel[p->idx[i]]) {
+				pmcd_wr(p->sel_msr[i], 0);
+				hc->evtsel[p->idx[i]] = 0;
+			}
+		}
 	}
+	for (i = 0; i < p->nr; i++) {
+		b = p->idx[i];
+		vals[i] = pmcd_rd_ctr(b);
+		hc->val[b] = vals[i];
+	}
+}
+
+/* Disable and zero every register pmcdrv programmed on this CPU, as it found them. */
+void pmcd_hw_clear_cpu(void)
+{
+	struct pmcd_hw_cpu *hc = pmcd_hw_this();
+	u64 fixed = 0;
+	unsigned int b, fx;
+
+	if (!hc->known)
+		goto out;
+	if (pmcd_hw_has_global)
+		pmcd_hw_set_global(hc, hc->known, 0);
+	for (b = PMC_GLOBAL_FIXED_SHIFT; b < ARRAY_SIZE(hc->val); b++) {
+		fx = b - PMC_GLOBAL_FIXED_SHIFT;
+		if (hc->known & BIT_ULL(b))
+			fixed |= (u64)PMC_FIXED_CTRL_FIELD << (fx * PMC_FIXED_CTRL_FIELD_BITS);
+	}
+	if (fixed)
+		pmcd_hw_set_fixed(hc, fixed, 0);
+	for (b = 0; b < ARRAY_SIZE(hc->val); b++) {
+		if (!(hc->known & BIT_ULL(b)))
+			continue;
+		if (b < PMC_GLOBAL_FIXED_SHIFT) {
+			pmcd_wr(PMC_MSR_PERFEVTSEL0 + b, 0);
+			pmcd_wr(pmcd_hw_gp_ctr0 + b, 0);
+		} else {
+			pmcd_wr(PMC_MSR_FIXED_CTR0 + b - PMC_GLOBAL_FIXED_SHIFT, 0);
+		}
+	}
+out:
+	pmcd_hw_forget_cpu();
+}
+
+static void pmcd_hw_clear_ipi(void *info)
+{
+	pmcd_hw_clear_cpu();
+}
+
+void pmcd_hw_forget_cpu(void)
+{
+	this_cpu_ptr(&pmcd_hw_cpus)->gen = 0;
+}
+
+void pmcd_hw_release(const struct pmcd_hw_caps *caps)
+{
+	/* Nothing of ours stays programmed once perf may take the counters. */
+	cpus_read_lock();
+	on_each_cpu(pmcd_hw_clear_ipi, NULL, 1);
+	cpus_read_unlock();
+	pmcd_hw_release_gp(caps->cpu.pm.num_gp);
 }

@@ -37,20 +37,35 @@ void pmcd_hw_usage(const struct pmcd_hw_caps *caps, bool arbitration, struct pmc
  * Claim every GP counter through the kernel's arbitration (as perf's
  * reserve_pmc_hardware() does) and check that no counter is enabled by
  * anyone else.  -EBUSY, with the reason logged, when perf_events, the NMI
- * watchdog or another agent holds them.  May sleep.
+ * watchdog or another agent holds them.  May sleep; callers serialise
+ * claim and release (pmcd_global_lock).  Release first disables and zeroes
+ * what pmcdrv programmed on every online CPU, then lets the counters go.
  */
 int pmcd_hw_claim(const struct pmcd_hw_caps *caps);
 void pmcd_hw_release(const struct pmcd_hw_caps *caps);
 
 /*
- * Per-CPU register work; callers have IRQs disabled.  start: program and
- * zero the counters and enable them; read: current raw values; stop:
- * disable, then zero, so the next user sees nothing of ours.  A failed MSR
- * access is counted in pmcd_hw_faults and otherwise ignored.
+ * Per-CPU register work; callers have IRQs disabled.  Each CPU keeps a
+ * shadow of what pmcdrv wrote to its registers under the current claim, so
+ * only registers that differ are written and stopped counters keep their
+ * values (no zeroing).
+ *
+ * start: program @p (the EVTSELs and FIXED_CTR_CTRL fields that differ) and
+ * enable it in GLOBAL_CTRL; @raw gets each counter's value at the start.
+ * read: the counters' current raw values (rdpmc).  stop: disable @p with
+ * GLOBAL_CTRL alone (EVTSELs stay programmed: the counters are claimed by
+ * pmcdrv, nobody else may use them), then read the stopped values into
+ * @vals.  clear_cpu: disable and zero everything pmcdrv programmed on this
+ * CPU (before it goes offline or suspends; on every CPU when the claim is
+ * released).  forget_cpu: the registers may have been written by someone
+ * else (resume, a CPU coming online): read them again before trusting them.
+ * A failed MSR access is counted in pmcd_hw_faults and otherwise ignored.
  */
-void pmcd_hw_start(const struct pmc_prog *p);
+void pmcd_hw_start(const struct pmc_prog *p, u64 *raw);
 void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
-void pmcd_hw_stop(const struct pmc_prog *p);
+void pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);
+void pmcd_hw_clear_cpu(void);
+void pmcd_hw_forget_cpu(void);
 extern atomic_t pmcd_hw_faults;
 
 #endif /* PMCDRV_HW_H */

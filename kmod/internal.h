@@ -12,6 +12,7 @@
 #define PMCDRV_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -50,6 +51,7 @@ struct pmcd_session {
 	atomic64_t nr_switches;
 	atomic64_t nr_migrations;
 	atomic64_t lost_tasks;
+	struct cpumask loaded;		/* CPUs where it may count now (READ folds there) */
 	unsigned int nr_tasks;		/* under pmcd_hash_lock */
 	struct list_head tasks;		/* under pmcd_hash_lock */
 	struct list_head pool;		/* under pmcd_hash_lock */
@@ -69,11 +71,15 @@ struct pmcd_task_ctx {
 	struct rcu_head rcu;
 };
 
-/* What runs on one CPU; only touched there with IRQs off. */
+/*
+ * What runs on one CPU; only touched there with IRQs off.  A task
+ * session's counters stay loaded and running across a switch between two
+ * of its tasks (active changes, sess does not).
+ */
 struct pmcd_cpu {
 	struct pmcd_session *sess;	/* whose counters run here, NULL for none */
 	struct pmcd_task_ctx *active;	/* tracked, enabled current task (task session) */
-	u64 last[PMCDRV_MAX_EVENTS];	/* raw counter values at the last fold */
+	u64 last[PMCDRV_MAX_EVENTS];	/* raw counter values at the last fold or start */
 	u64 t_last;			/* local_clock() at the last fold */
 	bool suspended;			/* counters stopped across suspend */
 };

@@ -7,8 +7,10 @@
  * sit on the sched_switch, sched_process_fork, sched_process_exec and
  * sched_process_exit tracepoints:
  *
- *  - switch (rq lock held, IRQs off): fold and stop the counters of the
- *    outgoing tracked task, program and zero them for the incoming one;
+ *  - switch (rq lock held, IRQs off): between two tasks of one session,
+ *    nothing but the switch count (the counters keep running); otherwise
+ *    stop and fold the outgoing session's counters and start the incoming
+ *    one's (hw.c writes only what differs; docs/design.md "The switch path");
  *  - fork (parent's context, preemption off): track the child from a
  *    pre-allocated pool, so nothing allocates in atomic context;
  *  - exec: start a task armed with enable-on-exec;
@@ -77,57 +79,84 @@ void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct
 	s->nr_tasks++;
 }
 
-static void pmcd_cpu_fold(struct pmcd_cpu *pc)
+/* Add what pc->sess counted here since the last fold, up to the raw values @vals. */
+static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 {
 	struct pmcd_session *s = pc->sess;
-	u64 vals[PMCDRV_MAX_EVENTS], now = local_clock();
+	u64 now = local_clock();
 	unsigned int i;
 
-	if (s->prog.nr && !pc->suspended) {
-		pmcd_hw_read(&s->prog, vals);
-		for (i = 0; i < s->prog.nr; i++) {
-			atomic64_add(pmc_delta(pc->last[i], vals[i], s->prog.width[i]),
-				     &s->hw_vals[i]);
-			pc->last[i] = vals[i];
-		}
+	for (i = 0; vals && i < s->prog.nr; i++) {
+		atomic64_add(pmc_delta(pc->last[i], vals[i], s->prog.width[i]), &s->hw_vals[i]);
+		pc->last[i] = vals[i];
 	}
 	atomic64_add(now - pc->t_last, &s->time_enabled);
 	pc->t_last = now;
 }
 
-/* Program pc->sess's counters from zero on this CPU. */
+/* Fold what pc->sess counted here; with @stop, stop its counters first. */
+static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
+{
+	struct pmcd_session *s = pc->sess;
+	u64 vals[PMCDRV_MAX_EVENTS];
+	bool hw = s->prog.nr && !pc->suspended;
+
+	if (hw && stop)
+		pmcd_hw_stop(&s->prog, vals);
+	else if (hw)
+		pmcd_hw_read(&s->prog, vals);
+	pmcd_cpu_account(pc, hw ? vals : NULL);
+}
+
+static void pmcd_cpu_fold(struct pmcd_cpu *pc)
+{
+	pmcd_cpu_fold_hw(pc, false);
+}
+
+/*
+ * Start pc->sess's counters on this CPU from wherever they stand (the
+ * hardware layer says where: a stopped counter keeps its value).  The
+ * session's cpumask says where it may hold unfolded counts; the bit is set
+ * before counting starts.
+ */
 void pmcd_cpu_start(struct pmcd_cpu *pc)
 {
 	struct pmcd_session *s = pc->sess;
 
+	cpumask_set_cpu(smp_processor_id(), &s->loaded);
 	if (s->prog.nr)
-		pmcd_hw_start(&s->prog);
-	memset(pc->last, 0, sizeof(pc->last));
+		pmcd_hw_start(&s->prog, pc->last);
+	else
+		memset(pc->last, 0, sizeof(pc->last));
 	pc->t_last = local_clock();
 }
 
-/* Fold pc->sess's counts and stop its counters on this CPU. */
+/* Stop pc->sess's counters on this CPU and fold what they counted. */
 void pmcd_cpu_fold_stop(struct pmcd_cpu *pc)
 {
-	struct pmcd_session *s = pc->sess;
+	pmcd_cpu_fold_hw(pc, true);
+}
 
-	pmcd_cpu_fold(pc);
-	if (s->prog.nr && !pc->suspended)
-		pmcd_hw_stop(&s->prog);
+/* May @ctx's session count while @ctx runs? */
+static bool pmcd_ctx_counts(const struct pmcd_task_ctx *ctx)
+{
+	return !READ_ONCE(ctx->dead) && !ctx->armed_exec && READ_ONCE(ctx->sess->enabled);
+}
+
+static void pmcd_ctx_note_cpu(struct pmcd_task_ctx *ctx, int cpu)
+{
+	if (ctx->last_cpu >= 0 && ctx->last_cpu != cpu)
+		atomic64_inc(&ctx->sess->nr_migrations);
+	ctx->last_cpu = cpu;
 }
 
 static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
 {
-	struct pmcd_session *s = ctx->sess;
-	int cpu = smp_processor_id();
-
-	if (READ_ONCE(ctx->dead) || ctx->armed_exec || !READ_ONCE(s->enabled))
+	if (!pmcd_ctx_counts(ctx))
 		return;
-	if (ctx->last_cpu >= 0 && ctx->last_cpu != cpu)
-		atomic64_inc(&s->nr_migrations);
-	ctx->last_cpu = cpu;
+	pmcd_ctx_note_cpu(ctx, smp_processor_id());
 	pc->active = ctx;
-	pc->sess = s;
+	pc->sess = ctx->sess;
 	pmcd_cpu_start(pc);
 }
 
@@ -141,6 +170,9 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
 		atomic64_inc(&s->nr_switches);
 	pc->active = NULL;
 	pc->sess = NULL;
+	/* Folded: a READ that no longer sees this CPU sees the counts. */
+	smp_mb__before_atomic();
+	cpumask_clear_cpu(smp_processor_id(), &s->loaded);
 }
 
 /* ---- tracepoint probes ------------------------------------------------------ */
@@ -151,12 +183,24 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 	struct pmcd_task_ctx *ctx;
 
-	if (pc->active)
-		pmcd_cpu_sched_out(pc, true);
 	rcu_read_lock();
 	ctx = pmcd_lookup(next);
+	if (pc->active) {
+		if (ctx && ctx->sess == pc->sess && pmcd_ctx_counts(ctx)) {
+			/*
+			 * Both tasks are the session's: its counts are one sum,
+			 * so its counters keep running, untouched.
+			 */
+			atomic64_inc(&pc->sess->nr_switches);
+			pmcd_ctx_note_cpu(ctx, smp_processor_id());
+			pc->active = ctx;
+			goto out;
+		}
+		pmcd_cpu_sched_out(pc, true);
+	}
 	if (ctx)
 		pmcd_cpu_sched_in(pc, ctx);
+out:
 	rcu_read_unlock();
 }
 
@@ -410,9 +454,20 @@ static void pmcd_session_on_cpus(struct pmcd_session *s, enum pmcd_fold_op op)
 		on_each_cpu(pmcd_ipi_fold, &a, 1);
 }
 
+/*
+ * Fold where @s has counters loaded now, not on every CPU: a CPU that is
+ * not in s->loaded folded its counts when it cleared its bit (ordered by
+ * the barrier there and the one here).  A CPU that starts @s meanwhile has
+ * nothing of it to fold yet.  Stop and rebase still go to every CPU: they
+ * must also catch a CPU about to start @s.
+ */
 void pmcd_session_fold(struct pmcd_session *s)
 {
-	pmcd_session_on_cpus(s, PMCD_FOLD);
+	struct pmcd_ipi_arg a = { .s = s, .op = PMCD_FOLD };
+
+	on_each_cpu_mask(&s->loaded, pmcd_ipi_fold, &a, 1);
+	/* Pairs with pmcd_cpu_sched_out(): mask read before the totals. */
+	smp_mb();
 }
 
 void pmcd_session_stop(struct pmcd_session *s)
