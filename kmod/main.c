@@ -183,7 +183,7 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 static int pmcd_open(struct inode *inode, struct file *file)
 {
-	file->private_data = pmcd_session_create();
+	file->private_data = pmcd_session_create(file_inode(file)->i_gid);
 	return file->private_data ? 0 : -ENOMEM;
 }
 

@@ -19,6 +19,7 @@
 #include <linux/nospec.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -93,7 +94,7 @@ static void pmcd_pool_refill(struct work_struct *work)
 	}
 }
 
-struct pmcd_session *pmcd_session_create(void)
+struct pmcd_session *pmcd_session_create(kgid_t dev_gid)
 {
 	struct pmcd_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
 
@@ -106,6 +107,7 @@ struct pmcd_session *pmcd_session_create(void)
 	INIT_WORK(&s->refill, pmcd_pool_refill);
 	s->enabled = true;
 	s->cpu = -1;
+	s->dev_gid = dev_gid;
 	return s;
 }
 
@@ -171,7 +173,7 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg)
 		goto out_unlock;
 	}
 	err = -EACCES;
-	if (v.has_kernel && !pmcd_may_count_kernel())
+	if (!pmcd_may_count(s->dev_gid) || (v.has_kernel && !pmcd_may_count_kernel()))
 		goto out_unlock;
 	if (v.has_hw) {
 		err = pmcd_hw_get();
@@ -240,7 +242,11 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 		goto out_unlock;
 	err = -ESRCH;
 	if (pid) {
-		t = get_pid_task(find_vpid(pid), PIDTYPE_PID);
+		/* find_vpid() needs RCU or a reference: find_get_pid() takes one. */
+		struct pid *p = find_get_pid(pid);
+
+		t = get_pid_task(p, PIDTYPE_PID);
+		put_pid(p);
 	} else {
 		t = current;
 		get_task_struct(t);
@@ -248,7 +254,7 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	if (!t)
 		goto out_unlock;
 	err = -EPERM;
-	if ((t->flags & PF_KTHREAD) || !pmcd_may_attach(t))
+	if (t->flags & PF_KTHREAD)
 		goto out_put_task;
 	err = pmcd_pool_fill(s, &spares, 1 + (s->inherit ? PMC_POOL_TARGET : 0));
 	if (err)
@@ -256,6 +262,19 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	err = pmcd_probes_get();
 	if (err)
 		goto out_free_spares;
+	/*
+	 * As perf_event_open() (kernel/events/core.c): hold the target's
+	 * exec_update_lock from the permission check until the task is
+	 * tracked, so that an exec changing its credentials (begin_new_exec()
+	 * holds the lock for writing) comes either before the check or after
+	 * the tracking, where the exec probe sees it (sched.c).
+	 */
+	err = down_read_interruptible(&t->signal->exec_update_lock);
+	if (err)
+		goto out_probes_put;
+	err = pmcd_may_attach(t);
+	if (err)
+		goto out_exec_unlock;
 
 	ctx = list_first_entry(&spares, struct pmcd_task_ctx, node);
 	list_del(&ctx->node);
@@ -274,10 +293,10 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 		s->pool_count = s->inherit ? PMC_POOL_TARGET : 0;
 	}
 	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
+	up_read(&t->signal->exec_update_lock);
 	if (err) {
 		list_add(&ctx->node, &spares);
-		pmcd_probes_put();
-		goto out_free_spares;
+		goto out_probes_put;
 	}
 	s->attached = true;
 
@@ -295,6 +314,10 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	mutex_unlock(&s->lock);
 	return 0;
 
+out_exec_unlock:
+	up_read(&t->signal->exec_update_lock);
+out_probes_put:
+	pmcd_probes_put();
 out_free_spares:
 	list_for_each_entry_safe(ctx, tmp, &spares, node)
 		kfree(ctx);
@@ -434,6 +457,8 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 		r->flags |= PMCDRV_READ_ATTACHED;
 	if (s->exited)
 		r->flags |= PMCDRV_READ_EXITED;
+	if (s->secure_exec)
+		r->flags |= PMCDRV_READ_SECURE_EXEC;
 	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
 	mutex_unlock(&s->lock);
 	return 0;

@@ -8,6 +8,7 @@
 #define PMCDRV_SESSION_H
 
 #include <linux/pmcdrv.h>
+#include <linux/uidgid.h>
 
 struct pmcd_hw_caps;
 struct pmcd_session;
@@ -18,8 +19,8 @@ void pmcd_sessions_exit(void);
 /* Do pmcdrv's sessions hold the PMU (through the kernel's arbitration) now? */
 bool pmcd_sessions_hw_claimed(void);
 
-/* One per open file.  NULL on allocation failure. */
-struct pmcd_session *pmcd_session_create(void);
+/* One per open file, of a device of group @dev_gid.  NULL on allocation failure. */
+struct pmcd_session *pmcd_session_create(kgid_t dev_gid);
 /* At file release: stop counting everywhere, untrack every task, free. */
 void pmcd_session_close(struct pmcd_session *s);
 

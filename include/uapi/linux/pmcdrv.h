@@ -164,6 +164,7 @@ struct pmcdrv_attach {
 #define PMCDRV_READ_ATTACHED	(1U << 1)	/* at least one task is tracked now */
 #define PMCDRV_READ_EXITED	(1U << 2)	/* the attached task has exited: counts are final */
 #define PMCDRV_READ_LOST_TASKS	(1U << 3)	/* some new tasks were not tracked: lost_tasks */
+#define PMCDRV_READ_SECURE_EXEC	(1U << 4)	/* a tracked task exec'd a non-dumpable (setuid) image: no longer counted */
 
 /* PMCDRV_IOC_READ: every value of the session in one call. */
 struct pmcdrv_read {
