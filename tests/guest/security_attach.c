@@ -521,6 +521,31 @@ static void test_paranoid(void)
 		perror(dev);
 }
 
+/* ---- the ioctl type byte ------------------------------------------------------------ */
+
+/*
+ * pmcdrv's commands mean nothing to another driver: sent by mistake to a
+ * namespace file, they are ENOTTY (with type 0xB7, ENABLE was nsfs's
+ * NS_GET_OWNER_UID and succeeded).
+ */
+static void test_ioctl_type(void)
+{
+	int fd = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC), e;
+	uint32_t uid = 0;
+
+	if (fd < 0) {
+		printf("SKIP: ioctl type: no /proc/self/ns/user\n");
+		return;
+	}
+	e = io(fd, PMCDRV_IOC_ENABLE, &uid);
+	CHECK(&st, e == ENOTTY, "PMCDRV_IOC_ENABLE on a user-namespace file -> ENOTTY (type byte not nsfs's)",
+	      "errno %d (%s)", e, strerror(e));
+	e = io(fd, PMCDRV_IOC_API_VERSION, NULL);
+	CHECK(&st, e == ENOTTY, "PMCDRV_IOC_API_VERSION on a user-namespace file -> ENOTTY",
+	      "errno %d (%s)", e, strerror(e));
+	close(fd);
+}
+
 /* ---- the programs the targets run -------------------------------------------------- */
 
 static int spin(unsigned int ms)
@@ -591,6 +616,7 @@ int main(int argc, char **argv)
 	check_attach_userns_root();
 	test_setuid_exec();
 	test_paranoid();
+	test_ioctl_type();
 	if (write_file("/proc/sys/kernel/perf_event_paranoid", old))
 		perror("restoring perf_event_paranoid");
 	return check_summary(&st, "security_attach");
