@@ -79,9 +79,7 @@ static long pmcd_ioctl_info(void __user *uarg)
 	if (info.reserved0 || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
-	/* While our sessions hold the PMU, a trial reservation would only find ourselves. */
-	claimed = pmcd_sessions_hw_claimed();
-	pmcd_hw_usage(&pmcd_caps, !claimed, &usage);
+	pmcd_sessions_hw_usage(&usage, &claimed);
 
 	pmc_info_from_desc(&pmcd_caps.cpu, &info);
 	/* PDCM in a reply means "perf_capabilities is valid": the MSR read worked. */

@@ -13,6 +13,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
+#include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -50,14 +52,35 @@ static int pmcd_hw_get(void)
 	return err;
 }
 
-bool pmcd_sessions_hw_claimed(void)
+/*
+ * INFO's view of the counters.  Under pmcd_global_lock, so that its trial
+ * reservation (hw.c) never meets a CONFIG's claim, which would then fail
+ * with EBUSY for nothing.  The scan sends an IPI to every CPU: for a caller
+ * without CAP_PERFMON it is done at most once per PMCD_INFO_SCAN_MS, and
+ * the answer shared (docs/security.md).
+ */
+#define PMCD_INFO_SCAN_MS	100
+
+void pmcd_sessions_hw_usage(struct pmcd_hw_usage *usage, bool *claimed)
 {
-	bool claimed;
+	static struct pmcd_hw_usage cache;	/* under pmcd_global_lock */
+	static unsigned long cache_at;
+	static bool cache_valid, cache_claimed;
 
 	mutex_lock(&pmcd_global_lock);
-	claimed = pmcd_hw_users > 0;
+	*claimed = pmcd_hw_users > 0;
+	if (!perfmon_capable() && cache_valid && cache_claimed == *claimed &&
+	    time_before(jiffies, cache_at + msecs_to_jiffies(PMCD_INFO_SCAN_MS))) {
+		*usage = cache;
+	} else {
+		/* While our sessions hold the PMU, a trial reservation finds only us. */
+		pmcd_hw_usage(pmcd_caps, !*claimed, usage);
+		cache = *usage;
+		cache_claimed = *claimed;
+		cache_at = jiffies;
+		cache_valid = true;
+	}
 	mutex_unlock(&pmcd_global_lock);
-	return claimed;
 }
 
 static void pmcd_hw_put(void)

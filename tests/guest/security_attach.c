@@ -521,6 +521,106 @@ static void test_paranoid(void)
 		perror(dev);
 }
 
+/* ---- INFO: serialised against CONFIG, IPIs bounded ------------------------------------ */
+
+static int info_once(int fd)
+{
+	struct pmcdrv_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	return io(fd, PMCDRV_IOC_INFO, &info);
+}
+
+/* Function-call IPIs received so far, all CPUs ("CAL" in /proc/interrupts). */
+static long long call_ipis(void)
+{
+	char line[4096];
+	long long sum = -1, v;
+	FILE *f = fopen("/proc/interrupts", "r");
+	char *p, *end;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		p = line + strspn(line, " ");
+		if (strncmp(p, "CAL:", 4))
+			continue;
+		sum = 0;
+		for (p += 4;; p = end) {
+			v = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+			sum += v;
+		}
+	}
+	if (f)
+		fclose(f);
+	return sum;
+}
+
+static void test_info(void)
+{
+	struct pmcdrv_config c;
+	int i, busy = 0, other = 0, fd;
+	long long before, after;
+	pid_t child;
+
+	if (have_pmu) {
+		/* INFO's trial reservation, looping, against CONFIG's claim, looping. */
+		child = fork();
+		if (child == 0) {
+			struct timespec t0, t;
+
+			fd = xopen();
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			do {
+				info_once(fd);
+				clock_gettime(CLOCK_MONOTONIC, &t);
+			} while (t.tv_sec - t0.tv_sec < 3);
+			_exit(0);
+		}
+		for (i = 0; i < 1000; i++) {
+			memset(&c, 0, sizeof(c));
+			c.size = sizeof(c);
+			c.nr_events = 1;
+			c.events[0].type = PMCDRV_EVENT_HW;
+			c.events[0].event = 0xc0;
+			c.events[0].flags = PMCDRV_EVF_USER;
+			fd = xopen();
+			switch (io(fd, PMCDRV_IOC_CONFIG, &c)) {
+			case 0: break;
+			case EBUSY: busy++; break;
+			default: other++; break;
+			}
+			close(fd);
+		}
+		wait_status(child);
+		CHECK(&st, busy == 0 && other == 0,
+		      "1000 CONFIGs while INFO loops: never a false EBUSY from INFO's trial reservation",
+		      "%d EBUSY, %d other errors", busy, other);
+	} else {
+		printf("SKIP: INFO against CONFIG: no PMU in this guest\n");
+	}
+
+	/* As nobody: 2000 INFOs in a row send only a few IPIs. */
+	before = call_ipis();
+	child = fork();
+	if (child == 0) {
+		fd = xopen();
+		become(NOBODY, NOBODY, 0);
+		for (i = 0; i < 2000; i++)
+			info_once(fd);
+		_exit(0);
+	}
+	wait_status(child);
+	after = call_ipis();
+	if (before < 0) {
+		printf("SKIP: INFO IPIs: no CAL line in /proc/interrupts\n");
+		return;
+	}
+	CHECK(&st, after - before < 500, "2000 INFOs as nobody: fewer than 500 function-call IPIs",
+	      "%lld IPIs", after - before);
+}
+
 /* ---- the ioctl type byte ------------------------------------------------------------ */
 
 /*
@@ -617,6 +717,7 @@ int main(int argc, char **argv)
 	test_setuid_exec();
 	test_paranoid();
 	test_ioctl_type();
+	test_info();
 	if (write_file("/proc/sys/kernel/perf_event_paranoid", old))
 		perror("restoring perf_event_paranoid");
 	return check_summary(&st, "security_attach");
