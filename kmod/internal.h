@@ -41,7 +41,7 @@ struct pmcd_session {
 	bool exited;			/* under pmcd_hash_lock: the attached task exited */
 	bool enabled;			/* READ_ONCE in probes */
 	bool task_sw;			/* has context-switches or cpu-migrations */
-	bool secure_exec;		/* under pmcd_hash_lock: a task exec'd a non-dumpable image */
+	bool secure_exec;		/* under pmcd_hash_lock: a task exec'd a setuid image */
 	kgid_t dev_gid;			/* the device's group at open (perm.c) */
 	int cpu;			/* a CPU session's CPU; -1 for a task session */
 	unsigned int nr_events;
