@@ -154,11 +154,12 @@ u64 pmc_scan_in_use(const struct pmc_arch_perfmon *pm,
 	if (pm->fixed_mask && rd(ctx, PMC_MSR_FIXED_CTR_CTRL, &fixed_ctrl))
 		fixed_ctrl = 0;
 	mask = pmc_enabled_counters(pm, evtsel, fixed_ctrl);
-	*inuse_read = false;
-	if (pm->version >= 4 && !rd(ctx, PMC_MSR_PERF_GLOBAL_INUSE, &v)) {
-		mask |= v & pmc_counter_mask(pm);
-		*inuse_read = true;
-	}
+	/*
+	 * GLOBAL_INUSE's GP bits mean "event select non-zero" (SDM), and perf
+	 * leaves the event code in place when it disables a counter: it says
+	 * nothing of "enabled", and is information only.
+	 */
+	*inuse_read = pm->version >= 4 && !rd(ctx, PMC_MSR_PERF_GLOBAL_INUSE, &v);
 	return mask;
 }
 

@@ -20,6 +20,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
 #include <linux/pmcdrv.h>
 #include <pmcdrv/pmu.h>
@@ -41,6 +42,8 @@ struct pmcd_session {
 	bool exited;			/* under pmcd_hash_lock: the attached task exited */
 	bool enabled;			/* READ_ONCE in probes */
 	bool task_sw;			/* has context-switches or cpu-migrations */
+	bool secure_exec;		/* under pmcd_hash_lock: a task exec'd a setuid image */
+	kgid_t dev_gid;			/* the device's group at open (perm.c) */
 	int cpu;			/* a CPU session's CPU; -1 for a task session */
 	unsigned int nr_events;
 	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];
@@ -134,8 +137,9 @@ void pmcd_cpu_session_enable(struct pmcd_session *s);
 void pmcd_cpu_session_disable(struct pmcd_session *s);
 
 /* perm.c */
+bool pmcd_may_count(kgid_t dev_gid);
 bool pmcd_may_count_kernel(void);
 bool pmcd_may_count_cpu(void);
-bool pmcd_may_attach(struct task_struct *t);
+int pmcd_may_attach(struct task_struct *task);
 
 #endif /* PMCDRV_INTERNAL_H */

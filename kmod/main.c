@@ -79,9 +79,7 @@ static long pmcd_ioctl_info(void __user *uarg)
 	if (info.reserved0 || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
-	/* While our sessions hold the PMU, a trial reservation would only find ourselves. */
-	claimed = pmcd_sessions_hw_claimed();
-	pmcd_hw_usage(&pmcd_caps, !claimed, &usage);
+	pmcd_sessions_hw_usage(&usage, &claimed);
 
 	pmc_info_from_desc(&pmcd_caps.cpu, &info);
 	/* PDCM in a reply means "perf_capabilities is valid": the MSR read worked. */
@@ -183,7 +181,7 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 static int pmcd_open(struct inode *inode, struct file *file)
 {
-	file->private_data = pmcd_session_create();
+	file->private_data = pmcd_session_create(file_inode(file)->i_gid);
 	return file->private_data ? 0 : -ENOMEM;
 }
 

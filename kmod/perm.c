@@ -8,22 +8,34 @@
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/kernel.h>
+#include <linux/mm_types.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/string.h>
+#include <linux/user_namespace.h>
 
 #include "internal.h"
 
 /*
+ * The strictest perf_event_paranoid pmcdrv knows: Debian's 3, "no
+ * unprivileged perf at all" (its patch to kernel/events/core.c,
+ * perf_event_open(): paranoid > 2 needs CAP_PERFMON).  An unreadable or
+ * garbled sysctl is treated as this, never as something looser.
+ */
+#define PMCD_PARANOID_STRICTEST	3
+
+/*
  * perf_event_paranoid is not exported to modules: read the sysctl, through
  * init's root, so that a caller in a chroot of its own cannot substitute
- * the file.
+ * the file, and with init's credentials, so that the caller's own (a root
+ * directory it may not search, say) cannot make the read fail.
  */
 static int pmcd_perf_paranoid(void)
 {
+	const struct cred *icred, *old;
 	char buf[16] = "";
 	struct path root;
 	struct file *f;
@@ -34,15 +46,35 @@ static int pmcd_perf_paranoid(void)
 	task_lock(&init_task);
 	get_fs_root(init_task.fs, &root);
 	task_unlock(&init_task);
+	icred = get_task_cred(&init_task);
+	old = override_creds(icred);
 	f = file_open_root(&root, "proc/sys/kernel/perf_event_paranoid", O_RDONLY, 0);
 	path_put(&root);
-	if (IS_ERR(f))
-		return 2;
-	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-	filp_close(f, NULL);
-	if (n <= 0 || kstrtoint(strim(buf), 10, &val))
-		return 2;	/* unknown: assume the kernel's default */
+	if (IS_ERR(f)) {
+		val = PMCD_PARANOID_STRICTEST;
+	} else {
+		n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+		filp_close(f, NULL);
+		if (n <= 0 || kstrtoint(strim(buf), 10, &val))
+			val = PMCD_PARANOID_STRICTEST;
+	}
+	/* Balanced on every kernel, whether override_creds() takes a reference or not. */
+	revert_creds(old);
+	put_cred(icred);
 	return val;
+}
+
+/*
+ * Any counting at all by a caller without CAP_PERFMON (CONFIG): Debian's
+ * perf_event_open() refuses everything while perf_event_paranoid > 2.
+ * pmcdrv does the same unless the administrator opted in by giving the
+ * device to a group (not root's) that the caller is in (docs/security.md).
+ */
+bool pmcd_may_count(kgid_t dev_gid)
+{
+	if (perfmon_capable() || pmcd_perf_paranoid() <= 2)
+		return true;
+	return !gid_eq(dev_gid, GLOBAL_ROOT_GID) && in_group_p(dev_gid);
 }
 
 /* Counting kernel mode: perf's rule for events that are not CPU-wide. */
@@ -58,31 +90,79 @@ bool pmcd_may_count_cpu(void)
 }
 
 /*
- * May the caller count @t?  ptrace_may_access() is not exported to modules,
- * so this is its credential core for PTRACE_MODE_READ_REALCREDS: same
- * thread group, or the caller's real uid/gid equal to all of the target's,
- * with the target dumpable; or CAP_SYS_PTRACE over the target's namespace.
- * LSM ptrace hooks are not consulted (docs/design.md).
+ * ptrace_has_cap() of kernel/ptrace.c (Linux 6.1), for a mode without
+ * PTRACE_MODE_NOAUDIT.
  */
-bool pmcd_may_attach(struct task_struct *t)
+static bool pmcd_ptrace_has_cap(struct user_namespace *ns)
+{
+	return ns_capable(ns, CAP_SYS_PTRACE);
+}
+
+/*
+ * task_still_dumpable() of kernel/ptrace.c (6.1).  A task without an mm is
+ * past exit_mm() (a kernel thread is refused before this): the kernel then
+ * looks at task->user_dumpable, a field not every supported kernel has;
+ * pmcdrv takes the stricter answer "not dumpable", and ATTACH refuses an
+ * exiting task with ESRCH anyway.
+ */
+static bool pmcd_task_still_dumpable(struct task_struct *task)
+{
+	struct mm_struct *mm = task->mm;
+
+	if (mm) {
+		if (get_dumpable(mm) == SUID_DUMP_USER)
+			return true;
+		return pmcd_ptrace_has_cap(mm->user_ns);
+	}
+	return pmcd_ptrace_has_cap(&init_user_ns);
+}
+
+/*
+ * May the caller count @task?  ptrace_may_access() is not exported to
+ * modules, so this is __ptrace_may_access() of kernel/ptrace.c (Linux 6.1)
+ * for mode PTRACE_MODE_READ_REALCREDS (perf_check_permission()'s), rule by
+ * rule.  The caller holds @task->signal->exec_update_lock for reading, as
+ * perf_event_open() does, so the credentials checked are still the task's
+ * when it is tracked.  Returns 0 or -EPERM.
+ */
+int pmcd_may_attach(struct task_struct *task)
 {
 	const struct cred *cred = current_cred(), *tcred;
-	bool ok;
+	kuid_t caller_uid;
+	kgid_t caller_gid;
 
-	if (same_thread_group(t, current))
-		return true;
+	/* "Don't let security modules deny introspection" */
+	if (same_thread_group(task, current))
+		return 0;
 	rcu_read_lock();
-	tcred = __task_cred(t);
-	ok = uid_eq(cred->uid, tcred->euid) && uid_eq(cred->uid, tcred->suid) &&
-	     uid_eq(cred->uid, tcred->uid) && gid_eq(cred->gid, tcred->egid) &&
-	     gid_eq(cred->gid, tcred->sgid) && gid_eq(cred->gid, tcred->gid);
-	if (ok) {
-		task_lock(t);
-		ok = !t->mm || get_dumpable(t->mm) == SUID_DUMP_USER;
-		task_unlock(t);
-	}
-	if (!ok)
-		ok = ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	/* PTRACE_MODE_REALCREDS: the caller's real ids, not its fs ids. */
+	caller_uid = cred->uid;
+	caller_gid = cred->gid;
+	tcred = __task_cred(task);
+	if (uid_eq(caller_uid, tcred->euid) &&
+	    uid_eq(caller_uid, tcred->suid) &&
+	    uid_eq(caller_uid, tcred->uid)  &&
+	    gid_eq(caller_gid, tcred->egid) &&
+	    gid_eq(caller_gid, tcred->sgid) &&
+	    gid_eq(caller_gid, tcred->gid))
+		goto ok;
+	if (pmcd_ptrace_has_cap(tcred->user_ns))
+		goto ok;
 	rcu_read_unlock();
-	return ok;
+	return -EPERM;
+ok:
+	rcu_read_unlock();
+	/*
+	 * As the kernel: read dumpability after the credentials (pairs with
+	 * the write barrier in commit_creds()), and check it on both ways in,
+	 * CAP_SYS_PTRACE's too, against the mm's user namespace.
+	 */
+	smp_rmb();
+	if (!pmcd_task_still_dumpable(task))
+		return -EPERM;
+	/*
+	 * security_ptrace_access_check() (the LSM hook) is not exported to
+	 * modules: not consulted (docs/security.md).
+	 */
+	return 0;
 }

@@ -13,7 +13,8 @@
  *    one's (hw.c writes only what differs; docs/design.md "The switch path");
  *  - fork (parent's context, preemption off): track the child from a
  *    pre-allocated pool, so nothing allocates in atomic context;
- *  - exec: start a task armed with enable-on-exec;
+ *  - exec: start a task armed with enable-on-exec; untrack a task whose
+ *    new image is not dumpable (setuid), as perf does;
  *  - exit (the task's own context): fold its last counts, untrack it.
  *
  * Untracked tasks cost one per-CPU read and one hash lookup per switch, and
@@ -28,6 +29,7 @@
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/coredump.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -247,12 +249,29 @@ static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	struct pmcd_cpu *pc;
 	struct pmcd_task_ctx *ctx;
 	unsigned long flags;
+	bool untracked = false;
 
 	/* IRQs off across lookup and programming: a stopping IPI sees the result. */
 	local_irq_save(flags);
 	rcu_read_lock();
 	ctx = pmcd_lookup(p);
-	if (ctx && ctx->armed_exec) {
+	if (ctx && get_dumpable(p->mm) != SUID_DUMP_USER) {
+		/*
+		 * perf's rule, begin_new_exec() in fs/exec.c: "Disable
+		 * monitoring for regular users when executing setuid
+		 * binaries" (perf_event_exit_task() when the new mm is not
+		 * SUID_DUMP_USER).  Keep what was counted before the exec,
+		 * count neither the new image nor its future children.
+		 */
+		pc = this_cpu_ptr(&pmcd_cpus);
+		if (pc->active == ctx)
+			pmcd_cpu_sched_out(pc, false);
+		raw_spin_lock(&pmcd_hash_lock);
+		untracked = pmcd_untrack_locked(ctx);
+		if (untracked)
+			ctx->sess->secure_exec = true;
+		raw_spin_unlock(&pmcd_hash_lock);
+	} else if (ctx && ctx->armed_exec) {
 		ctx->armed_exec = false;
 		pc = this_cpu_ptr(&pmcd_cpus);
 		if (!pc->sess)
@@ -260,6 +279,8 @@ static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	}
 	rcu_read_unlock();
 	local_irq_restore(flags);
+	if (untracked)
+		call_rcu(&ctx->rcu, pmcd_ctx_free_rcu);
 }
 
 /* Untrack @ctx (if still tracked).  Called with pmcd_hash_lock held. */

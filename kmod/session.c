@@ -13,12 +13,15 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
+#include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/pid.h>
 #include <linux/rculist.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -49,14 +52,35 @@ static int pmcd_hw_get(void)
 	return err;
 }
 
-bool pmcd_sessions_hw_claimed(void)
+/*
+ * INFO's view of the counters.  Under pmcd_global_lock, so that its trial
+ * reservation (hw.c) never meets a CONFIG's claim, which would then fail
+ * with EBUSY for nothing.  The scan sends an IPI to every CPU: for a caller
+ * without CAP_PERFMON it is done at most once per PMCD_INFO_SCAN_MS, and
+ * the answer shared (docs/security.md).
+ */
+#define PMCD_INFO_SCAN_MS	100
+
+void pmcd_sessions_hw_usage(struct pmcd_hw_usage *usage, bool *claimed)
 {
-	bool claimed;
+	static struct pmcd_hw_usage cache;	/* under pmcd_global_lock */
+	static unsigned long cache_at;
+	static bool cache_valid, cache_claimed;
 
 	mutex_lock(&pmcd_global_lock);
-	claimed = pmcd_hw_users > 0;
+	*claimed = pmcd_hw_users > 0;
+	if (!perfmon_capable() && cache_valid && cache_claimed == *claimed &&
+	    time_before(jiffies, cache_at + msecs_to_jiffies(PMCD_INFO_SCAN_MS))) {
+		*usage = cache;
+	} else {
+		/* While our sessions hold the PMU, a trial reservation finds only us. */
+		pmcd_hw_usage(pmcd_caps, !*claimed, usage);
+		cache = *usage;
+		cache_claimed = *claimed;
+		cache_at = jiffies;
+		cache_valid = true;
+	}
 	mutex_unlock(&pmcd_global_lock);
-	return claimed;
 }
 
 static void pmcd_hw_put(void)
@@ -93,7 +117,7 @@ static void pmcd_pool_refill(struct work_struct *work)
 	}
 }
 
-struct pmcd_session *pmcd_session_create(void)
+struct pmcd_session *pmcd_session_create(kgid_t dev_gid)
 {
 	struct pmcd_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
 
@@ -106,6 +130,7 @@ struct pmcd_session *pmcd_session_create(void)
 	INIT_WORK(&s->refill, pmcd_pool_refill);
 	s->enabled = true;
 	s->cpu = -1;
+	s->dev_gid = dev_gid;
 	return s;
 }
 
@@ -171,7 +196,7 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg)
 		goto out_unlock;
 	}
 	err = -EACCES;
-	if (v.has_kernel && !pmcd_may_count_kernel())
+	if (!pmcd_may_count(s->dev_gid) || (v.has_kernel && !pmcd_may_count_kernel()))
 		goto out_unlock;
 	if (v.has_hw) {
 		err = pmcd_hw_get();
@@ -240,7 +265,11 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 		goto out_unlock;
 	err = -ESRCH;
 	if (pid) {
-		t = get_pid_task(find_vpid(pid), PIDTYPE_PID);
+		/* find_vpid() needs RCU or a reference: find_get_pid() takes one. */
+		struct pid *p = find_get_pid(pid);
+
+		t = get_pid_task(p, PIDTYPE_PID);
+		put_pid(p);
 	} else {
 		t = current;
 		get_task_struct(t);
@@ -248,7 +277,7 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	if (!t)
 		goto out_unlock;
 	err = -EPERM;
-	if ((t->flags & PF_KTHREAD) || !pmcd_may_attach(t))
+	if (t->flags & PF_KTHREAD)
 		goto out_put_task;
 	err = pmcd_pool_fill(s, &spares, 1 + (s->inherit ? PMC_POOL_TARGET : 0));
 	if (err)
@@ -256,6 +285,19 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	err = pmcd_probes_get();
 	if (err)
 		goto out_free_spares;
+	/*
+	 * As perf_event_open() (kernel/events/core.c): hold the target's
+	 * exec_update_lock from the permission check until the task is
+	 * tracked, so that an exec changing its credentials (begin_new_exec()
+	 * holds the lock for writing) comes either before the check or after
+	 * the tracking, where the exec probe sees it (sched.c).
+	 */
+	err = down_read_interruptible(&t->signal->exec_update_lock);
+	if (err)
+		goto out_probes_put;
+	err = pmcd_may_attach(t);
+	if (err)
+		goto out_exec_unlock;
 
 	ctx = list_first_entry(&spares, struct pmcd_task_ctx, node);
 	list_del(&ctx->node);
@@ -274,10 +316,10 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 		s->pool_count = s->inherit ? PMC_POOL_TARGET : 0;
 	}
 	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
+	up_read(&t->signal->exec_update_lock);
 	if (err) {
 		list_add(&ctx->node, &spares);
-		pmcd_probes_put();
-		goto out_free_spares;
+		goto out_probes_put;
 	}
 	s->attached = true;
 
@@ -295,6 +337,10 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	mutex_unlock(&s->lock);
 	return 0;
 
+out_exec_unlock:
+	up_read(&t->signal->exec_update_lock);
+out_probes_put:
+	pmcd_probes_put();
 out_free_spares:
 	list_for_each_entry_safe(ctx, tmp, &spares, node)
 		kfree(ctx);
@@ -434,6 +480,8 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 		r->flags |= PMCDRV_READ_ATTACHED;
 	if (s->exited)
 		r->flags |= PMCDRV_READ_EXITED;
+	if (s->secure_exec)
+		r->flags |= PMCDRV_READ_SECURE_EXEC;
 	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
 	mutex_unlock(&s->lock);
 	return 0;

@@ -8,6 +8,7 @@
 #define PMCDRV_SESSION_H
 
 #include <linux/pmcdrv.h>
+#include <linux/uidgid.h>
 
 struct pmcd_hw_caps;
 struct pmcd_session;
@@ -15,11 +16,16 @@ struct pmcd_session;
 int pmcd_sessions_init(const struct pmcd_hw_caps *caps);
 void pmcd_sessions_exit(void);
 
-/* Do pmcdrv's sessions hold the PMU (through the kernel's arbitration) now? */
-bool pmcd_sessions_hw_claimed(void);
+struct pmcd_hw_usage;
 
-/* One per open file.  NULL on allocation failure. */
-struct pmcd_session *pmcd_session_create(void);
+/*
+ * Who uses the counters (hw.c), and whether pmcdrv's sessions hold the PMU
+ * (through the kernel's arbitration) now, in one step against CONFIG.
+ */
+void pmcd_sessions_hw_usage(struct pmcd_hw_usage *usage, bool *claimed);
+
+/* One per open file, of a device of group @dev_gid.  NULL on allocation failure. */
+struct pmcd_session *pmcd_session_create(kgid_t dev_gid);
 /* At file release: stop counting everywhere, untrack every task, free. */
 void pmcd_session_close(struct pmcd_session *s);
 

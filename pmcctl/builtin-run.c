@@ -220,6 +220,8 @@ static int run(int argc, char **argv, int *status)
 		if (res.r.flags & PMCDRV_READ_LOST_TASKS)
 			fprintf(stderr, "pmcctl run: warning: %llu new tasks could not be tracked (out of memory); counts are low\n",
 				(unsigned long long)res.r.lost_tasks);
+		if (res.r.flags & PMCDRV_READ_SECURE_EXEC)
+			fprintf(stderr, "pmcctl run: warning: a task exec'd a setuid (non-dumpable) program and was not counted from there on, as with perf\n");
 		/* A command killed by a signal ends the repetitions, as with perf. */
 		if (WIFSIGNALED(res.status))
 			break;

@@ -92,8 +92,9 @@ int session_error(const char *cmd, const char *what, int err)
 			"  fix: sudo sysctl kernel.nmi_watchdog=0, or stop the perf user, then retry\n", cmd, what);
 		return -EBUSY;
 	case -EACCES:
-		fprintf(stderr, "pmcctl %s: %s: counting kernel mode needs CAP_PERFMON (or root) when "
-			"kernel.perf_event_paranoid > 1; use :u events or run as root\n", cmd, what);
+		fprintf(stderr, "pmcctl %s: %s: this needs CAP_PERFMON (or root) under kernel.perf_event_paranoid: "
+			"counting kernel mode when it is > 1, any counting when it is > 2 unless you are "
+			"in /dev/pmcdrv's group; use :u events or run as root\n", cmd, what);
 		return -EIO;
 	case -ENODEV:
 		fprintf(stderr, "pmcctl %s: %s: this CPU has no architectural performance counters; "

@@ -160,9 +160,11 @@ u64 pmc_enabled_counters(const struct pmc_arch_perfmon *pm, const u64 *evtsel, u
  * registers through @rd (0, or a negative errno when @msr cannot be read
  * into *@val): pmc_enabled_counters() of the EVTSELs and
  * FIXED_CTR_CTRL (a register that cannot be read counts as "not
- * enabled"), plus IA32_PERF_GLOBAL_INUSE on version 4 and later;
- * *@inuse_read says whether that was read.  The one scan for the module's
- * INFO and for pmcctl info without the module.
+ * enabled").  IA32_PERF_GLOBAL_INUSE (version 4 and later) is not part of
+ * the answer: its GP bits mean "event select non-zero", true of a counter
+ * perf disabled; *@inuse_read only says whether it could be read.  The one
+ * scan for the module's INFO and claim, and for pmcctl info without the
+ * module.
  */
 u64 pmc_scan_in_use(const struct pmc_arch_perfmon *pm,
 		    int (*rd)(void *ctx, u32 msr, u64 *val), void *ctx, bool *inuse_read);

@@ -431,7 +431,11 @@ static void test_json_string(void)
 	free(buf);
 }
 
-/* A CPU's registers for pmc_scan_in_use(): EVTSEL1 enabled, fixed 1 counting, INUSE bit 3. */
+/*
+ * A CPU's registers for pmc_scan_in_use(): EVTSEL1 enabled, EVTSEL3 with an
+ * event code but EN clear (a counter perf disabled), fixed 1 counting,
+ * INUSE bits 1 and 3 (bit 3: "event select non-zero", not enabled).
+ */
 static int scan_rd(void *ctx, u32 msr, u64 *val)
 {
 	const bool *inuse_faults = ctx;
@@ -442,13 +446,16 @@ static int scan_rd(void *ctx, u32 msr, u64 *val)
 		return 0;
 	case PMC_MSR_PERFEVTSEL0 + 2:
 		return -EIO;		/* counts as not enabled */
+	case PMC_MSR_PERFEVTSEL0 + 3:
+		*val = 0x0300c0;	/* USR|OS, EN clear: disabled by perf */
+		return 0;
 	case PMC_MSR_FIXED_CTR_CTRL:
 		*val = PMC_FIXED_CTRL_USR << PMC_FIXED_CTRL_FIELD_BITS;
 		return 0;
 	case PMC_MSR_PERF_GLOBAL_INUSE:
 		if (*inuse_faults)
 			return -EIO;
-		*val = 0x8 | BIT_ULL(60);	/* a bit beyond the counters is ignored */
+		*val = 0x2 | 0x8 | BIT_ULL(60);
 		return 0;
 	default:
 		*val = 0;
@@ -462,8 +469,9 @@ static void test_scan_in_use(void)
 				       .num_fixed = 3, .fixed_width = 48, .fixed_mask = 0x7 };
 	bool faults = false, inuse_read;
 
+	/* GLOBAL_INUSE is read, but "enabled" is EN and FIXED_CTR_CTRL alone. */
 	CU_ASSERT_EQUAL(pmc_scan_in_use(&pm, scan_rd, &faults, &inuse_read),
-			0x2 | 0x8 | BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + 1));
+			0x2 | BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + 1));
 	CU_ASSERT_TRUE(inuse_read);
 	faults = true;
 	CU_ASSERT_EQUAL(pmc_scan_in_use(&pm, scan_rd, &faults, &inuse_read),

@@ -28,8 +28,12 @@
 #define PMCDRV_DEVICE_NAME	"pmcdrv"
 #define PMCDRV_API_VERSION	1
 
-/* ioctl type byte; 0xB7 is unassigned in ioctl-number.rst. */
-#define PMCDRV_IOC_MAGIC	0xB7
+/*
+ * ioctl type byte: 0xD2 is free in Documentation/userspace-api/ioctl/
+ * ioctl-number.rst (Linux 6.1) and no uapi header uses it.  The first ABI
+ * used 0xB7, which nsfs (NS_GET_*) and remoteproc use.
+ */
+#define PMCDRV_IOC_MAGIC	0xD2
 
 /* struct pmcdrv_info.vendor */
 enum pmcdrv_vendor {
@@ -164,6 +168,8 @@ struct pmcdrv_attach {
 #define PMCDRV_READ_ATTACHED	(1U << 1)	/* at least one task is tracked now */
 #define PMCDRV_READ_EXITED	(1U << 2)	/* the attached task has exited: counts are final */
 #define PMCDRV_READ_LOST_TASKS	(1U << 3)	/* some new tasks were not tracked: lost_tasks */
+/* a tracked task exec'd a non-dumpable (setuid) image: not counted from there */
+#define PMCDRV_READ_SECURE_EXEC	(1U << 4)
 
 /* PMCDRV_IOC_READ: every value of the session in one call. */
 struct pmcdrv_read {
