@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The in-guest half of bench/run (issue 12): pmcdrv against Debian's perf on
+# The in-guest half of bench/run: pmcdrv against Debian's perf on
 # the same work, in one guest with the emulated PMU.  Run by bench/run as
 #   tests/vm/run -- bench/guest.sh [ROUNDS REPS TRACE_ROUNDS READS STARTS CPU WARMUP_MS]
 # with pmcdrv loaded.  Prints one line per figure:

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# MSR accesses per context switch: a regression guard that cannot flake
-# (issue 12, part 3).  In the guest, with pmcdrv loaded:
+# MSR accesses per context switch: a regression guard that cannot flake.
+# In the guest, with pmcdrv loaded:
 #   tests/vm/run -- bench/msr-guard.sh        (bench/run builds build/bench/pingpong)
 #
 # The ping-pong (build/bench/pingpong) runs pinned to one CPU under a pmcdrv
@@ -14,7 +14,7 @@
 # asserts both bounds on the most frequent count of each direction
 # (parent->child, child->parent), and that nearly every window has that count.
 #
-# The bounds are the exact counts of the issue-12 switch path (docs/design.md,
+# The bounds are the exact counts of the switch path (docs/design.md,
 # "The switch path"), so a change that adds or drops an access fails: 0
 # between two tasks of one session; with --no-inherit N rdpmc + 1 wrmsr
 # (GLOBAL_CTRL) to stop N counters and 1 wrmsr to start them again.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pingpong N [CPU [WARMUP_MS]]: the context-switch workload of bench/ (issue 12).
+ * pingpong N [CPU [WARMUP_MS]]: the context-switch workload of bench/.
  *
  * Pins itself to CPU (default 0), forks one child (which inherits the
  * affinity) and bounces one byte through two pipes: parent writes, child

@@ -105,7 +105,7 @@ tables() {
 	"|---|---:|---:|---|",
 	(r(.bench == "B5")[] | "| \(.tool) | \(.value | n0) | \(.expected | n0) | \(if .exact then "yes" else "NO" end) |"),
 	"",
-	"Against the targets of issue 12 (part 2), from the figures above",
+	"Against the targets of the switch path (docs/design.md), from the figures above",
 	"",
 	"| target | measured | met |",
 	"|---|---|---|",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * selfread N [EVENTS]: B3 of bench/ (issue 12), the cost of one self-read.
+ * selfread N [EVENTS]: B3 of bench/, the cost of one self-read.
  *
  * Counts EVENTS (pmcctl's -e syntax, default instructions:u,cycles:u) on
  * the calling thread, first through pmcdrv (libpmc: a session attached to

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Suspend and resume with sessions counting (issue 11): with CONFIG_PM_DEBUG,
+# Suspend and resume with sessions counting: with CONFIG_PM_DEBUG,
 # pm_test=core runs the whole suspend path short of entering S3 -- freezer,
 # devices, secondary CPUs offline, pmcdrv's syscore suspend and resume on the
 # last CPU with IRQs off -- and the counts must stay exact.  Debian's kernels

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * emupmu_vmflag: reproduce the guest panic of pmcdrv issue 16 on purpose.
+ * emupmu_vmflag: reproduce the intermittent guest panic (tests/qemu/README.md) on purpose.
  * NOT part of the guest suite: on an unfixed QEMU it panics the guest.
  *
  *   tests/vm/run --no-module -- build/tests/emupmu_vmflag
