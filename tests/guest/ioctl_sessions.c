@@ -72,6 +72,40 @@ static int config_errno(const struct pmcdrv_config *c)
 	return e;
 }
 
+/*
+ * CONFIG whose result cannot be written back (a read-only page) fails with
+ * EFAULT and leaves nothing behind: the session is still unconfigured and,
+ * for a hardware event, the PMU claim is undone.
+ */
+static void test_config_efault_out(void)
+{
+	struct pmcdrv_config c = sw_config(), *ro;
+	struct pmcdrv_info in = { .size = sizeof(in) };
+	int fd, e;
+
+	if (have_pmu)
+		c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
+	ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(&st, ro != MAP_FAILED, "config out: mmap", "%s", strerror(errno));
+	if (ro == MAP_FAILED)
+		return;
+	*ro = c;
+	mprotect(ro, 4096, PROT_READ);
+	fd = xopen();
+	e = io(fd, PMCDRV_IOC_CONFIG, ro);
+	CHECK(&st, e == EFAULT, "config: result to a read-only page -> EFAULT", "errno %d", e);
+	if (have_pmu) {
+		e = io(fd, PMCDRV_IOC_INFO, &in);
+		CHECK(&st, e == 0 && !(in.flags & PMCDRV_INFO_CLAIMED),
+		      "config: after EFAULT the PMU is not claimed", "errno %d, flags %#x", e, in.flags);
+	}
+	e = io(fd, PMCDRV_IOC_CONFIG, &c);
+	CHECK(&st, e == 0, "config: after EFAULT the session is unconfigured (config again -> ok)",
+	      "errno %d", e);
+	close(fd);
+	munmap(ro, 4096);
+}
+
 static void test_config(void)
 {
 	struct pmcdrv_config c;
@@ -178,6 +212,7 @@ static void test_config(void)
 	} else {
 		CHECK(&st, e == ENODEV, "config: hw event without PMU -> ENODEV", "errno %d", e);
 	}
+	test_config_efault_out();
 }
 
 static void test_attach_and_ops(void)

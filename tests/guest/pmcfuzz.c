@@ -1133,7 +1133,7 @@ static void op_lifecycle(struct fz *f)
 	gen_config(f, &c, chance(f, 60), &cp);
 	cin = c;
 	if (chance(f, 15)) {
-		/* Output to a read-only page: EFAULT.  Did the request take effect anyway? */
+		/* Output to a read-only page: EFAULT, and the session stays unconfigured. */
 		ex = config_expect(&cp);
 		ex.ok = false;
 		ex.errs |= eb(EFAULT);
@@ -1142,7 +1142,7 @@ static void op_lifecycle(struct fz *f)
 		if (e == EFAULT) {
 			e = xio(f, fd, K_CONFIG, &c, config_expect(&cp), "after EFAULT");
 			if (e == EALREADY) {
-				note(f, "CONFIG failed with EFAULT (output on a read-only page), yet it configured the session: the next CONFIG got EALREADY");
+				violation(f, "CONFIG failed with EFAULT (output on a read-only page), yet it configured the session: the next CONFIG got EALREADY");
 				e = 0;
 			}
 		}
