@@ -34,7 +34,9 @@ static int list(int argc, char **argv)
 		char counters[32];
 
 		fx = d->fixed;
-		if (fx >= 0 && (info.avail_mask >> (PMC_GLOBAL_FIXED_SHIFT + fx)) & 1)
+		if (d->event == PMC_EVENT_FIXED_PSEUDO)
+			snprintf(counters, sizeof(counters), "fixed %d only", fx);
+		else if (fx >= 0 && (info.avail_mask >> (PMC_GLOBAL_FIXED_SHIFT + fx)) & 1)
 			snprintf(counters, sizeof(counters), "fixed %d, GP 0-%u", fx,
 				 info.num_gp ? info.num_gp - 1 : 0);
 		else
