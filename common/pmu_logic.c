@@ -285,7 +285,7 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 		    i < pm->events_len && !(pm->events_avail & (1U << i)))
 			err = PMC_EVENT_ARCH_UNAVAILABLE;
 	}
-	/* A fixed-only pseudo-encoding: the architectural event of that fixed counter, which must exist. */
+	/* Fixed-only pseudo-encoding: its fixed counter must exist, its arch event be available. */
 	if (err == PMC_EVENT_OK && s->event == PMC_EVENT_FIXED_PSEUDO) {
 		for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
 			if (pmc_arch_events[i].fixed == (int)s->umask - 1 &&
@@ -340,11 +340,11 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 	case PMC_EVENT_RESERVED:
 		return "reserved event field is not zero";
 	case PMC_EVENT_FIXED_PSEUDO_BAD:
-		return "event 0x00 is the fixed-counter pseudo-encoding: umask must be 1..4 (fixed counter 0..3; 0x0300 = ref-cycles)";
+		return "event 0x00 is fixed counters only: umask 1..4 = fixed counter 0..3";
 	case PMC_EVENT_FIXED_ONLY_MODIFIERS:
-		return "a fixed-counter-only event (ref-cycles, event 0x00) takes no cmask/inv/edge and cannot be forced onto a GP counter; drop the modifiers or use a raw GP event (ref cycles at the bus clock: r013c)";
+		return "fixed-only event (ref-cycles) takes no cmask/inv/edge/no-fixed; GP: r013c";
 	case PMC_EVENT_NO_FIXED_COUNTER:
-		return "this CPU has no such fixed counter for a fixed-counter-only event (ref-cycles needs fixed counter 2); use a raw GP event instead (ref cycles at the bus clock: r013c)";
+		return "this CPU lacks its fixed counter (ref-cycles: fixed 2); GP: r013c";
 	}
 	return "unknown event error";
 }
@@ -474,7 +474,7 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 	case PMC_CONFIG_NO_COUNTERS:
 		return "more hardware events than counters (multiplexing is not supported)";
 	case PMC_CONFIG_FIXED_BUSY:
-		return "a fixed-counter-only event (ref-cycles = fixed counter 2) finds its fixed counter taken by another event of the set: count it once, or use a raw GP event (ref cycles at the bus clock: r013c)";
+		return "its fixed counter is taken (ref-cycles: fixed counter 2 only); GP: r013c";
 	}
 	return "unknown configuration error";
 }
