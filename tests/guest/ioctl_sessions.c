@@ -190,6 +190,38 @@ static void test_config(void)
 	e = config_errno(&c);
 	if (have_pmu) {
 		CHECK(&st, e == 0, "config: instructions:u -> ok", "errno %d", e);
+		/* ref-cycles (0x0300) is fixed counter 2 only; raw 0x013C a GP counter, even with fixed 2 free. */
+		c = sw_config();
+		c.events[0] = hw_event(0x3c, 0x01, PMCDRV_EVF_USER);
+		fd = xopen();
+		e = io(fd, PMCDRV_IOC_CONFIG, &c);
+		close(fd);
+		CHECK(&st, e == 0 && c.events[0].counter < PMC_GLOBAL_FIXED_SHIFT,
+		      "config: raw 0x013C -> a GP counter, not fixed 2", "errno %d counter %u", e,
+		      c.events[0].counter);
+		if (info.avail_mask & (1ULL << (PMC_GLOBAL_FIXED_SHIFT + 2))) {
+			c.events[0] = hw_event(0x00, 0x03, PMCDRV_EVF_USER);
+			fd = xopen();
+			e = io(fd, PMCDRV_IOC_CONFIG, &c);
+			close(fd);
+			CHECK(&st, e == 0 && c.events[0].counter == PMC_GLOBAL_FIXED_SHIFT + 2,
+			      "config: ref-cycles 0x0300 -> fixed counter 2", "errno %d counter %u", e,
+			      c.events[0].counter);
+			c.nr_events = 2;
+			c.events[1] = hw_event(0x00, 0x03, PMCDRV_EVF_KERNEL);
+			e = config_errno(&c);
+			CHECK(&st, e == ENOSPC, "config: ref-cycles twice (fixed 2 busy) -> ENOSPC, no GP fallback",
+			      "errno %d", e);
+			c = sw_config();
+			c.events[0] = hw_event(0x00, 0x03, PMCDRV_EVF_USER | PMCDRV_EVF_NO_FIXED);
+			e = config_errno(&c);
+			CHECK(&st, e == EINVAL, "config: ref-cycles with NO_FIXED -> EINVAL", "errno %d", e);
+		}
+		c = sw_config();
+		c.events[0] = hw_event(0x00, 0x00, PMCDRV_EVF_USER);
+		e = config_errno(&c);
+		CHECK(&st, e == EINVAL, "config: event 0x00 umask 0 (not a fixed counter) -> EINVAL",
+		      "errno %d", e);
 		/* One GP-only (non-architectural) event more than there are GP counters. */
 		c.nr_events = info.num_gp + 1;
 		for (i = 0; i < (int)c.nr_events && i < PMCDRV_MAX_EVENTS; i++)
