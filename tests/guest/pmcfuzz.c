@@ -508,7 +508,8 @@ static void gen_event(struct fz *f, struct pmcdrv_event *e, bool allow_hw, struc
 		e->event = arch_ev[i].ev;
 		e->umask = arch_ev[i].um;
 	} else {
-		e->event = rn(f, 256);
+		/* Event 0 is the fixed counters' pseudo-encoding, with rules of its own. */
+		e->event = 1 + rn(f, 255);
 		e->umask = rn(f, 256);
 	}
 	e->flags = chance(f, 70) ? PMCDRV_EVF_USER : 0;
