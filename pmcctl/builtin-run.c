@@ -218,7 +218,7 @@ static int run(int argc, char **argv, int *status)
 		acc_add(&st, res.stime);
 		*status = res.status;
 		if (res.r.flags & PMCDRV_READ_LOST_TASKS)
-			fprintf(stderr, "pmcctl run: warning: %llu new tasks could not be tracked (out of memory); counts are low\n",
+			fprintf(stderr, "pmcctl run: warning: %llu new tasks could not be tracked (they forked faster than pmcdrv refills its context pool); counts are low\n",
 				(unsigned long long)res.r.lost_tasks);
 		if (res.r.flags & PMCDRV_READ_SECURE_EXEC)
 			fprintf(stderr, "pmcctl run: warning: a task exec'd a setuid (non-dumpable) program and was not counted from there on, as with perf\n");
