@@ -222,15 +222,10 @@ EOF
 No machine of this project has a PMU, so nothing here was measured on hardware. The table below
 turns the exact MSR counts per switch into cycles with **assumed** latencies: RDMSR $RD_LO–$RD_HI
 cycles, WRMSR $WR_LO–$WR_HI cycles (serializing), RDPMC $PC_LO–$PC_HI cycles. These are rules of
-thumb from public material, not vendor figures, and vary with the model and the MSR:
-
-- WRMSR "very slow (60+ cycles)" already on a Pentium 4, in the 2003 LKML report on the
-  i386 context switch: <https://lkml.indiana.edu/hypermail/linux/kernel/0302.1/0787.html>.
-- RDMSR about 30–50 cycles and WRMSR about 100–300 cycles because it serializes the pipeline:
-  <https://newsletter.onedfrk.com/archive/aece7dc2-81ea-4c8b-bbbc-545aee8df781> (2026).
-- WRMSR is far more expensive than RDPMC, which is why KVM reads PMCs with RDPMC and skips a
-  WRMSR when the value already matches (Linux commit b0b6a8d3be16, "KVM: x86/pmu: Elide WRMSRs
-  when loading guest PMCs if values already match", December 2025).
+thumb, not vendor figures: no published latency table could be checked from this project's
+machines, and the real figures vary with the model and the MSR. WRMSR is the expensive one
+because most MSR writes serialize the pipeline; RDPMC is the cheap way to read a counter. Treat
+the table as an order of magnitude, and the MSR counts beside it as the exact part.
 
 "Estimated cycles per switch" is the instructions above the untracked run per switch, minus the
 MSR accesses (already counted there as one instruction each), plus the MSR cycles, at an assumed

@@ -10,7 +10,8 @@
 const struct pmc_arch_event_desc pmc_arch_events[PMC_ARCH_NR_EVENTS] = {
 	[PMC_ARCH_CORE_CYCLES]	  = { "cycles",		 0x3c, 0x00,  1 },
 	[PMC_ARCH_INSTRUCTIONS]	  = { "instructions",	 0xc0, 0x00,  0 },
-	[PMC_ARCH_REF_CYCLES]	  = { "ref-cycles",	 0x3c, 0x01,  2 },
+	/* perf's pseudo-encoding: fixed counter 2 only (GP 0x013C counts at the bus clock) */
+	[PMC_ARCH_REF_CYCLES]	  = { "ref-cycles",	 0x00, 0x03,  2 },
 	[PMC_ARCH_LLC_REFERENCES] = { "llc-references",	 0x2e, 0x4f, -1 },
 	[PMC_ARCH_LLC_MISSES]	  = { "llc-misses",	 0x2e, 0x41, -1 },
 	[PMC_ARCH_BRANCHES]	  = { "branches",	 0xc4, 0x00, -1 },
@@ -270,6 +271,12 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 		err = PMC_EVENT_INV_NEEDS_CMASK;
 	else if (!pm->version || !(pm->num_gp || pm->num_fixed))
 		err = PMC_EVENT_NO_PMU;
+	else if (s->event == PMC_EVENT_FIXED_PSEUDO &&
+		 (s->umask < 1 || s->umask > PMC_FIXED_PSEUDO_MAX))
+		err = PMC_EVENT_FIXED_PSEUDO_BAD;
+	else if (s->event == PMC_EVENT_FIXED_PSEUDO &&
+		 (s->cmask || (s->flags & (PMC_EVF_EDGE | PMC_EVF_INV | PMC_EVF_NO_FIXED))))
+		err = PMC_EVENT_FIXED_ONLY_MODIFIERS;
 
 	/* An architectural event the CPU marks unavailable is refused by name. */
 	for (i = 0; err == PMC_EVENT_OK && i < PMC_ARCH_NR_EVENTS; i++) {
@@ -277,6 +284,16 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 		    pmc_arch_events[i].umask == s->umask &&
 		    i < pm->events_len && !(pm->events_avail & (1U << i)))
 			err = PMC_EVENT_ARCH_UNAVAILABLE;
+	}
+	/* Fixed-only pseudo-encoding: its fixed counter must exist, its arch event be available. */
+	if (err == PMC_EVENT_OK && s->event == PMC_EVENT_FIXED_PSEUDO) {
+		for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
+			if (pmc_arch_events[i].fixed == (int)s->umask - 1 &&
+			    i < pm->events_len && !(pm->events_avail & (1U << i)))
+				err = PMC_EVENT_ARCH_UNAVAILABLE;
+		}
+		if (err == PMC_EVENT_OK && !(pm->fixed_mask & (1U << (s->umask - 1))))
+			err = PMC_EVENT_NO_FIXED_COUNTER;
 	}
 	if (why)
 		*why = err;
@@ -286,6 +303,7 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 	case PMC_EVENT_NO_PMU:
 		return -ENODEV;
 	case PMC_EVENT_ARCH_UNAVAILABLE:
+	case PMC_EVENT_NO_FIXED_COUNTER:
 		return -EOPNOTSUPP;
 	default:
 		return -EINVAL;
@@ -321,6 +339,12 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 		return "a software event takes no event/umask/cmask/flags";
 	case PMC_EVENT_RESERVED:
 		return "reserved event field is not zero";
+	case PMC_EVENT_FIXED_PSEUDO_BAD:
+		return "event 0x00 is fixed counters only: umask 1..4 = fixed counter 0..3";
+	case PMC_EVENT_FIXED_ONLY_MODIFIERS:
+		return "fixed-only event (ref-cycles) takes no cmask/inv/edge/no-fixed; GP: r013c";
+	case PMC_EVENT_NO_FIXED_COUNTER:
+		return "this CPU lacks its fixed counter (ref-cycles: fixed 2); GP: r013c";
 	}
 	return "unknown event error";
 }
@@ -407,7 +431,21 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 			v->has_kernel = true;
 		pmc_event_to_spec(ev, &specs[nhw++]);
 	}
-	if (pmc_assign_counters(specs, nhw, pm, usable, idx)) {
+	ret = pmc_assign_counters(specs, nhw, pm, usable, idx);
+	if (ret == -EBUSY) {
+		v->err = PMC_CONFIG_FIXED_BUSY;
+		for (i = 0, nhw = 0; i < cfg->nr_events; i++) {
+			if (cfg->events[i].type != PMCDRV_EVENT_HW)
+				continue;
+			if (idx[nhw] == ~0U && specs[nhw].event == PMC_EVENT_FIXED_PSEUDO) {
+				v->bad_index = i;
+				break;
+			}
+			nhw++;
+		}
+		return -ENOSPC;
+	}
+	if (ret) {
 		v->err = PMC_CONFIG_NO_COUNTERS;
 		return -ENOSPC;
 	}
@@ -435,6 +473,8 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 		return pmc_event_strerror(v->event_err);
 	case PMC_CONFIG_NO_COUNTERS:
 		return "more hardware events than counters (multiplexing is not supported)";
+	case PMC_CONFIG_FIXED_BUSY:
+		return "its fixed counter is taken (ref-cycles: fixed counter 2 only); GP: r013c";
 	}
 	return "unknown configuration error";
 }
@@ -460,6 +500,8 @@ int pmc_event_fixed_index(const struct pmc_event_spec *s, const struct pmc_arch_
 {
 	unsigned int i;
 
+	if (s->event == PMC_EVENT_FIXED_PSEUDO)
+		return pmc_event_fixed_only(s, pm);
 	/* Fixed counters filter only by mode: anything else needs a GP counter. */
 	if (s->cmask || (s->flags & (PMC_EVF_EDGE | PMC_EVF_INV | PMC_EVF_NO_FIXED)))
 		return -1;
@@ -472,6 +514,13 @@ int pmc_event_fixed_index(const struct pmc_event_spec *s, const struct pmc_arch_
 			return d->fixed;
 	}
 	return -1;
+}
+
+int pmc_event_fixed_only(const struct pmc_event_spec *s, const struct pmc_arch_perfmon *pm)
+{
+	if (s->event != PMC_EVENT_FIXED_PSEUDO || s->umask < 1 || s->umask > PMC_FIXED_PSEUDO_MAX)
+		return -1;
+	return (pm->fixed_mask & (1U << (s->umask - 1))) ? (int)s->umask - 1 : -1;
 }
 
 u64 pmc_fixed_ctrl_field(const struct pmc_event_spec *s)
@@ -499,6 +548,8 @@ int pmc_assign_counters(const struct pmc_event_spec *specs, unsigned int n,
 		if (fx >= 0 && (free & BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + fx))) {
 			idx[i] = PMC_GLOBAL_FIXED_SHIFT + fx;
 			free &= ~BIT_ULL(idx[i]);
+		} else if (specs[i].event == PMC_EVENT_FIXED_PSEUDO) {
+			return -EBUSY;	/* fixed-only: never a GP counter */
 		}
 	}
 	for (i = 0; i < n; i++) {

@@ -95,19 +95,29 @@ static long pmcd_ioctl_info(void __user *uarg)
 	return pmcd_copy_struct_out(uarg, &info, sizeof(info), usize);
 }
 
+struct pmcd_config_out {
+	void __user *uarg;
+	long usize;
+};
+
+/* CONFIG's result goes to the caller before the session commits to it. */
+static int pmcd_config_publish(const struct pmcdrv_config *cfg, void *arg)
+{
+	const struct pmcd_config_out *out = arg;
+	struct pmcdrv_config reply = *cfg;
+
+	return pmcd_copy_struct_out(out->uarg, &reply, sizeof(reply), out->usize);
+}
+
 static long pmcd_ioctl_config(struct pmcd_session *s, void __user *uarg)
 {
 	struct pmcdrv_config cfg;
-	long usize;
-	int err;
+	struct pmcd_config_out out = { .uarg = uarg };
 
-	usize = pmcd_copy_struct_in(&cfg, sizeof(cfg), PMCDRV_CONFIG_SIZE_VER0, uarg);
-	if (usize < 0)
-		return usize;
-	err = pmcd_session_config(s, &cfg);
-	if (err)
-		return err;
-	return pmcd_copy_struct_out(uarg, &cfg, sizeof(cfg), usize);
+	out.usize = pmcd_copy_struct_in(&cfg, sizeof(cfg), PMCDRV_CONFIG_SIZE_VER0, uarg);
+	if (out.usize < 0)
+		return out.usize;
+	return pmcd_session_config(s, &cfg, pmcd_config_publish, &out);
 }
 
 static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)

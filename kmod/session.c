@@ -178,7 +178,8 @@ void pmcd_session_close(struct pmcd_session *s)
 
 /* ---- ioctl operations --------------------------------------------------------- */
 
-int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg)
+int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
+			int (*publish)(const struct pmcdrv_config *cfg, void *arg), void *arg)
 {
 	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
 	struct pmc_config_verdict v;
@@ -216,13 +217,25 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg)
 		idx[nhw] = counter[i];
 		s->hw_slot[i] = nhw++;
 	}
+	/* The caller learns the result before the session keeps it: all or nothing. */
+	err = publish(cfg, arg);
+	if (err)
+		goto out_unclaim;
 	pmc_prog_build(specs, idx, nhw, &pmcd_caps->cpu.pm,
 		       pmcd_caps->flags & PMCDRV_INFO_FW_WRITE, &s->prog);
 	memcpy(s->events, cfg->events, sizeof(s->events));
 	s->nr_events = cfg->nr_events;
 	s->inherit = !(cfg->flags & PMCDRV_CONFIG_NO_INHERIT);
 	s->configured = true;
-	err = 0;
+	mutex_unlock(&s->lock);
+	return 0;
+
+out_unclaim:
+	s->task_sw = false;
+	if (s->hw_claimed) {
+		s->hw_claimed = false;
+		pmcd_hw_put();
+	}
 out_unlock:
 	mutex_unlock(&s->lock);
 	return err;

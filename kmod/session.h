@@ -30,7 +30,13 @@ struct pmcd_session *pmcd_session_create(kgid_t dev_gid);
 void pmcd_session_close(struct pmcd_session *s);
 
 /* Validated-struct operations; each returns 0 or -errno (docs/abi.md). */
-int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg);
+/*
+ * CONFIG calls @publish with the result (counters filled in) before the
+ * session takes it: if @publish fails (the caller's copy faulted), the
+ * session is left unconfigured and its PMU claim undone.
+ */
+int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
+			int (*publish)(const struct pmcdrv_config *cfg, void *arg), void *arg);
 int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec);
 /* Count everything on @cpu instead of a task. */
 int pmcd_session_attach_cpu(struct pmcd_session *s, unsigned int cpu);

@@ -70,7 +70,9 @@ struct pmc_evlist {
  *   names       instructions, cycles, ref-cycles, branches, branch-misses,
  *               llc-references, llc-misses, task-clock, context-switches,
  *               cpu-migrations (and perf's aliases)
- *   0xUUEE      umask << 8 | event select
+ *   0xUUEE      umask << 8 | event select; event 0 = fixed counter umask-1
+ *               only (ref-cycles is 0x0300, fixed counter 2; 0x013c is
+ *               REF_XCLK on a GP counter)
  *   rHEX        perf's raw form: event, umask, edge (18), inv (23), cmask (31:24)
  *   cpu/event=0xc0,umask=0x1,cmask=1,inv,edge/
  * each optionally followed by :u, :k or :uk (default: both modes).
@@ -87,7 +89,10 @@ static inline bool pmc_evsel_is_hw(const struct pmc_evsel *e)
 	return e->ev.type == PMCDRV_EVENT_HW;
 }
 
-/* Name of a known event that matches @ev exactly ("instructions"), or NULL. */
+/*
+ * Name of a known event that matches @ev exactly ("instructions"), or NULL
+ * (raw 0x013c is not "ref-cycles": that is 0x0300).
+ */
 const char *pmc_event_known_name(const struct pmcdrv_event *ev);
 
 /* ---- without the module: CPUID from user space ------------------------- */

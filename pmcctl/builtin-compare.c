@@ -45,7 +45,11 @@ static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
 	if (ev->type == PMCDRV_EVENT_HW) {
 		struct pmc_event_spec spec;
 
-		/* perf's raw config has the EVTSEL layout; the modes are perf's exclude_* bits. */
+		/*
+		 * perf's raw config has the EVTSEL layout; the modes are perf's exclude_* bits.
+		 * ref-cycles (event 0x00, umask 3) is 0x0300, perf's fixed-counter-2-only
+		 * pseudo-encoding, as pmcdrv's; raw 0x013C is a GP event on both sides.
+		 */
 		pmc_event_to_spec(ev, &spec);
 		a.type = PERF_TYPE_RAW;
 		a.config = pmc_evtsel_encode(&spec) & ~(PMC_EVTSEL_USR | PMC_EVTSEL_OS);

@@ -34,7 +34,9 @@ static int list(int argc, char **argv)
 		char counters[32];
 
 		fx = d->fixed;
-		if (fx >= 0 && (info.avail_mask >> (PMC_GLOBAL_FIXED_SHIFT + fx)) & 1)
+		if (d->event == PMC_EVENT_FIXED_PSEUDO)
+			snprintf(counters, sizeof(counters), "fixed %d only", fx);
+		else if (fx >= 0 && (info.avail_mask >> (PMC_GLOBAL_FIXED_SHIFT + fx)) & 1)
 			snprintf(counters, sizeof(counters), "fixed %d, GP 0-%u", fx,
 				 info.num_gp ? info.num_gp - 1 : 0);
 		else
@@ -48,6 +50,8 @@ static int list(int argc, char **argv)
 	     "  cpu-migrations      (migrations)\n"
 	     "\nSyntax: NAME[:u|:k|:uk], 0xUUEE (umask<<8|event), rHEX (perf raw: event, umask,\n"
 	     "edge bit 18, inv bit 23, cmask bits 31:24), cpu/event=E,umask=U,cmask=C,inv,edge/.\n"
+	     "Event 0 is fixed-counter-only: 0x0100..0x0400 = fixed counter 0..3 (ref-cycles = 0x0300;\n"
+	     "0x013c is reference cycles at the bus clock, on a GP counter).\n"
 	     "Model-specific events are given by code; see the SDM's event tables for this model.");
 	return 0;
 }

@@ -102,7 +102,7 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 		cfg.events[i] = events->ev[i].ev;
 	err = pmc_config_check(&cfg, &pm, ~0ULL, counter, &v);
 	if (err) {
-		if (v.err == PMC_CONFIG_BAD_EVENT)
+		if (v.err == PMC_CONFIG_BAD_EVENT || v.err == PMC_CONFIG_FIXED_BUSY)
 			fprintf(stderr, "pmcctl %s: event '%s': %s\n", cmd,
 				events->ev[v.bad_index].name, pmc_config_strerror(&v));
 		else

@@ -235,6 +235,9 @@ enum pmc_event_err {
 	PMC_EVENT_BAD_SW_ID,		/* unknown software event */
 	PMC_EVENT_SW_FIELDS,		/* hardware fields set on a software event */
 	PMC_EVENT_RESERVED,		/* reserved field not zero */
+	PMC_EVENT_FIXED_PSEUDO_BAD,	/* event 0x00 with umask not 1..4 */
+	PMC_EVENT_FIXED_ONLY_MODIFIERS,	/* cmask/inv/edge/no-fixed on a fixed-only event */
+	PMC_EVENT_NO_FIXED_COUNTER,	/* fixed-only event, its fixed counter does not exist */
 };
 
 int pmc_event_check(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm,
@@ -243,6 +246,21 @@ const char *pmc_event_strerror(enum pmc_event_err why);
 
 /* EVTSEL value for a checked spec: event, umask, USR/OS/E/INV/CMASK; never EN, INT, ANY, PC. */
 u64 pmc_evtsel_encode(const struct pmc_event_spec *spec);
+
+/*
+ * Event select 0x00 is perf's and Intel's pseudo-encoding of the fixed
+ * counters: umask n counts on fixed counter n-1 and on nothing else (0x0100
+ * instructions, 0x0200 core cycles, 0x0300 ref-cycles at the TSC rate, 0x0400
+ * topdown slots).  Such an event never goes to a GP counter, takes no
+ * cmask/inv/edge/no-fixed, and is refused when its fixed counter is absent
+ * or taken.  (GP 0x013C is a different event: reference cycles at the bus
+ * clock, CPU_CLK_UNHALTED.REF_XCLK.)
+ */
+#define PMC_EVENT_FIXED_PSEUDO		0x00
+#define PMC_FIXED_PSEUDO_MAX		4
+
+/* Fixed counter of a fixed-only (event 0x00) spec when this CPU has it, else -1. */
+int pmc_event_fixed_only(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm);
 
 /* Index of the fixed counter that counts @spec exactly, or -1. */
 int pmc_event_fixed_index(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm);
@@ -265,6 +283,7 @@ enum pmc_config_err {
 	PMC_CONFIG_UNUSED_NOT_ZERO,	/* an entry past nr_events is not zero */
 	PMC_CONFIG_BAD_EVENT,		/* events[bad_index] is wrong: see event_err */
 	PMC_CONFIG_NO_COUNTERS,		/* more hardware events than free counters */
+	PMC_CONFIG_FIXED_BUSY,		/* events[bad_index] is fixed-only, its counter is taken */
 };
 
 struct pmc_config_verdict {
@@ -290,7 +309,9 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v);
  * Assign @n specs to counters.  Fixed-capable specs take their fixed counter
  * when it is free in @usable (GLOBAL_CTRL layout), the rest take the lowest
  * free GP counter.  On success idx[i] is the GLOBAL_CTRL bit of spec i and 0
- * is returned; -ENOSPC when the counters run out (idx[] then undefined).
+ * is returned; -EBUSY when a fixed-only (event 0x00) spec finds its fixed
+ * counter taken (idx[i] of that spec is ~0), -ENOSPC when the counters run
+ * out (idx[] then undefined).
  */
 int pmc_assign_counters(const struct pmc_event_spec *specs, unsigned int n,
 			const struct pmc_arch_perfmon *pm, u64 usable, u32 *idx);

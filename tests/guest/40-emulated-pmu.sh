@@ -108,8 +108,8 @@ else
 fi
 
 # The cycle model (tests/qemu/README.md): core cycles = 2 x instructions
-# (fixed 1 and GP 0x3c), ref-cycles = TSC ticks = instructions under
-# -icount shift=0 (fixed 2 only), GP 0x013C (REF_XCLK) = TSC ticks / 4.
+# (fixed 1 and GP 0x3c), ref-cycles (0x0300) = TSC ticks = instructions
+# under -icount shift=0 (fixed 2 only), GP 0x013C (REF_XCLK) = TSC ticks / 4.
 # A driver that swaps fixed counters 0 and 1 or 1 and 2, or that puts
 # ref-cycles on a GP counter as 0x013C, gets different numbers.
 g=$(perf_counts '{instructions:u,cycles:u,ref-cycles:u,r003c:u,r013c:u}' $loop "$(n $N)")
@@ -126,6 +126,43 @@ if is_count "$ins"; then
 		test "${x:-0}" -ge $((ins / 4 - ins / 1000)) -a "${x:-0}" -le $((ins / 4 + ins / 1000))
 else
 	fail "cycles:u is 2 x instructions:u" "perf stat gave: $g"
+fi
+
+# The same through pmcdrv, as perf: ref-cycles is fixed counter 2 only
+# (0x0300), a raw 0x013C in any spelling is REF_XCLK on a GP counter, even
+# when fixed counter 2 is free.  A driver that maps r013c onto fixed 2
+# counts TSC ticks (= instructions) for it; one that lets ref-cycles fall
+# back to a GP counter accepts the second ref-cycles below.
+if module_loaded && is_count "$ins"; then
+	pc_json() { pmcctl run -j -e "$1" -- $loop "$(n $N)" 2>&1 >/dev/null; }	# counts on stderr
+	pc_val() { jq -r --arg e "$1" 'select(.event == $e) | ."counter-value" | floor' <<<"$2"; }
+	j=$(pc_json instructions:u,ref-cycles:u)
+	pins=$(pc_val instructions:u "$j")
+	echo "info: pmcctl: instructions:u=$pins ref-cycles:u=$(pc_val ref-cycles:u "$j")"
+	check "pmcctl: instructions:u is a count ($pins)" is_count "$pins"
+	expect_eq "pmcctl: ref-cycles:u (fixed 2) is the TSC ticks, = instructions:u" \
+		"$(pc_val ref-cycles:u "$j")" "${pins:-0}"
+	for ev in r013c:u 0x013c:u 'cpu/event=0x3c,umask=1/:u'; do
+		x=$(pc_val "$ev" "$(pc_json "$ev")")
+		check "pmcctl: $ev alone is GP REF_XCLK = TSC/4 ($x vs $((pins / 4))), not fixed 2" \
+			test "${x:-0}" -gt 0 -a "${x:-0}" -ge $((pins / 4 - pins / 1000)) -a "${x:-0}" -le $((pins / 4 + pins / 1000))
+	done
+	x=$(pc_val r300:u "$(pc_json r300:u)")
+	expect_eq "pmcctl: r300:u is ref-cycles (fixed 2)" "$x" "${pins:-0}"
+	# Fixed counter 2 busy: a second ref-cycles is refused, never moved to a GP counter.
+	pmcctl run -e ref-cycles:u,ref-cycles:k -- true 2>/tmp/err
+	rc=$?
+	check "pmcctl: ref-cycles twice (fixed 2 busy) is refused (exit $rc)" test "$rc" != 0
+	check "pmcctl: ... and the error names ref-cycles, fixed counter 2 and r013c" \
+		grep -q "ref-cycles:k.*fixed counter 2.*r013c" /tmp/err
+	pmcctl run -e 'cpu/event=0,umask=3,cmask=1/:u' -- true 2>/tmp/err
+	rc=$?
+	check "pmcctl: ref-cycles with cmask is refused (exit $rc)" test "$rc" != 0
+	check "pmcctl: ... and the error names the fix" grep -q "cmask.*r013c" /tmp/err
+	pmcctl run -e 'cpu/event=0,umask=5/:u' -- true 2>/tmp/err
+	check "pmcctl: event 0x00 umask 5 (no such fixed counter) is refused" test "$?" != 0
+elif ! module_loaded; then
+	echo "SKIP: pmcdrv's ref-cycles and r013c: the module is not loaded"
 fi
 
 # CMASK, INV and EDGE on the model's per-cycle increments (SDM): an

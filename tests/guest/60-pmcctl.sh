@@ -44,6 +44,13 @@ if have_pmu; then
 	out=$(pmcctl compare -r 2 -e instructions:u,r00c0:u -- build/progs/spawn t 3 001000000)
 	check "compare: threads, fixed and GP counters all equal" \
 		test "$(grep -c ' equal$' <<<"$out")" = 2
+	# perf's side of ref-cycles is its raw 0x0300 (fixed counter 2, TSC ticks),
+	# of r013c a GP REF_XCLK (TSC/4 on the emulated PMU): both as pmcdrv's.
+	out=$(pmcctl compare -j -e ref-cycles:u -- $loop 001000000)
+	check "compare: ref-cycles:u (0x0300, fixed 2) difference is 0" jq -e '.difference == 0' <<<"$out"
+	out=$(pmcctl compare -j -e r013c:u -- $loop 001000000)
+	check "compare: r013c:u (GP on both sides) within 0.1%" \
+		jq -e '.perf_event > 0 and .difference * 1000 <= .perf_event and .difference * -1000 <= .perf_event' <<<"$out"
 	pmcctl run -e instructions:u -- true 2>/dev/null
 	expect_eq "run: exit 0 with hardware events" "$?" 0
 fi

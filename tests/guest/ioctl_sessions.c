@@ -72,6 +72,40 @@ static int config_errno(const struct pmcdrv_config *c)
 	return e;
 }
 
+/*
+ * CONFIG whose result cannot be written back (a read-only page) fails with
+ * EFAULT and leaves nothing behind: the session is still unconfigured and,
+ * for a hardware event, the PMU claim is undone.
+ */
+static void test_config_efault_out(void)
+{
+	struct pmcdrv_config c = sw_config(), *ro;
+	struct pmcdrv_info in = { .size = sizeof(in) };
+	int fd, e;
+
+	if (have_pmu)
+		c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
+	ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(&st, ro != MAP_FAILED, "config out: mmap", "%s", strerror(errno));
+	if (ro == MAP_FAILED)
+		return;
+	*ro = c;
+	mprotect(ro, 4096, PROT_READ);
+	fd = xopen();
+	e = io(fd, PMCDRV_IOC_CONFIG, ro);
+	CHECK(&st, e == EFAULT, "config: result to a read-only page -> EFAULT", "errno %d", e);
+	if (have_pmu) {
+		e = io(fd, PMCDRV_IOC_INFO, &in);
+		CHECK(&st, e == 0 && !(in.flags & PMCDRV_INFO_CLAIMED),
+		      "config: after EFAULT the PMU is not claimed", "errno %d, flags %#x", e, in.flags);
+	}
+	e = io(fd, PMCDRV_IOC_CONFIG, &c);
+	CHECK(&st, e == 0, "config: after EFAULT the session is unconfigured (config again -> ok)",
+	      "errno %d", e);
+	close(fd);
+	munmap(ro, 4096);
+}
+
 static void test_config(void)
 {
 	struct pmcdrv_config c;
@@ -156,6 +190,38 @@ static void test_config(void)
 	e = config_errno(&c);
 	if (have_pmu) {
 		CHECK(&st, e == 0, "config: instructions:u -> ok", "errno %d", e);
+		/* ref-cycles (0x0300) is fixed counter 2 only; raw 0x013C a GP counter, even with fixed 2 free. */
+		c = sw_config();
+		c.events[0] = hw_event(0x3c, 0x01, PMCDRV_EVF_USER);
+		fd = xopen();
+		e = io(fd, PMCDRV_IOC_CONFIG, &c);
+		close(fd);
+		CHECK(&st, e == 0 && c.events[0].counter < PMC_GLOBAL_FIXED_SHIFT,
+		      "config: raw 0x013C -> a GP counter, not fixed 2", "errno %d counter %u", e,
+		      c.events[0].counter);
+		if (info.avail_mask & (1ULL << (PMC_GLOBAL_FIXED_SHIFT + 2))) {
+			c.events[0] = hw_event(0x00, 0x03, PMCDRV_EVF_USER);
+			fd = xopen();
+			e = io(fd, PMCDRV_IOC_CONFIG, &c);
+			close(fd);
+			CHECK(&st, e == 0 && c.events[0].counter == PMC_GLOBAL_FIXED_SHIFT + 2,
+			      "config: ref-cycles 0x0300 -> fixed counter 2", "errno %d counter %u", e,
+			      c.events[0].counter);
+			c.nr_events = 2;
+			c.events[1] = hw_event(0x00, 0x03, PMCDRV_EVF_KERNEL);
+			e = config_errno(&c);
+			CHECK(&st, e == ENOSPC, "config: ref-cycles twice (fixed 2 busy) -> ENOSPC, no GP fallback",
+			      "errno %d", e);
+			c = sw_config();
+			c.events[0] = hw_event(0x00, 0x03, PMCDRV_EVF_USER | PMCDRV_EVF_NO_FIXED);
+			e = config_errno(&c);
+			CHECK(&st, e == EINVAL, "config: ref-cycles with NO_FIXED -> EINVAL", "errno %d", e);
+		}
+		c = sw_config();
+		c.events[0] = hw_event(0x00, 0x00, PMCDRV_EVF_USER);
+		e = config_errno(&c);
+		CHECK(&st, e == EINVAL, "config: event 0x00 umask 0 (not a fixed counter) -> EINVAL",
+		      "errno %d", e);
 		/* One GP-only (non-architectural) event more than there are GP counters. */
 		c.nr_events = info.num_gp + 1;
 		for (i = 0; i < (int)c.nr_events && i < PMCDRV_MAX_EVENTS; i++)
@@ -178,6 +244,7 @@ static void test_config(void)
 	} else {
 		CHECK(&st, e == ENODEV, "config: hw event without PMU -> ENODEV", "errno %d", e);
 	}
+	test_config_efault_out();
 }
 
 static void test_attach_and_ops(void)

@@ -59,6 +59,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -85,6 +86,12 @@ static char self_exe[PATH_MAX];
 
 static bool privileged;		/* euid 0: CAP_PERFMON, CAP_SYS_PTRACE */
 static int paranoid = 2;
+/*
+ * perf_event_paranoid > 2 (Debian's default): no counting at all without
+ * CAP_PERFMON, unless the caller is in the device's group and that group is
+ * not root's, the administrator's opt-in (docs/security.md).
+ */
+static bool count_refused;
 static long page;
 static int ncpu_online, ncpu_possible;
 static struct pmcdrv_info info0;	/* INFO at start */
@@ -501,7 +508,8 @@ static void gen_event(struct fz *f, struct pmcdrv_event *e, bool allow_hw, struc
 		e->event = arch_ev[i].ev;
 		e->umask = arch_ev[i].um;
 	} else {
-		e->event = rn(f, 256);
+		/* Event 0 is the fixed counters' pseudo-encoding, with rules of its own. */
+		e->event = 1 + rn(f, 255);
 		e->umask = rn(f, 256);
 	}
 	e->flags = chance(f, 70) ? PMCDRV_EVF_USER : 0;
@@ -540,6 +548,9 @@ static struct expect config_expect(const struct cfg_props *p)
 {
 	struct expect ex = { .ok = true, .errs = eb(EALREADY) };
 
+	if (count_refused)
+		refuse(&ex, eb(EACCES),
+		       "counting without CAP_PERFMON at perf_event_paranoid > 2, outside the device's group");
 	if (p->nhw) {
 		ex.errs |= eb(ENODEV) | eb(EOPNOTSUPP) | eb(ENOSPC);
 		if (!opt_exclusive)
@@ -1123,7 +1134,7 @@ static void op_lifecycle(struct fz *f)
 	gen_config(f, &c, chance(f, 60), &cp);
 	cin = c;
 	if (chance(f, 15)) {
-		/* Output to a read-only page: EFAULT.  Did the request take effect anyway? */
+		/* Output to a read-only page: EFAULT, and the session stays unconfigured. */
 		ex = config_expect(&cp);
 		ex.ok = false;
 		ex.errs |= eb(EFAULT);
@@ -1132,7 +1143,7 @@ static void op_lifecycle(struct fz *f)
 		if (e == EFAULT) {
 			e = xio(f, fd, K_CONFIG, &c, config_expect(&cp), "after EFAULT");
 			if (e == EALREADY) {
-				note(f, "CONFIG failed with EFAULT (output on a read-only page), yet it configured the session: the next CONFIG got EALREADY");
+				violation(f, "CONFIG failed with EFAULT (output on a read-only page), yet it configured the session: the next CONFIG got EALREADY");
 				e = 0;
 			}
 		}
@@ -1152,7 +1163,8 @@ static void op_lifecycle(struct fz *f)
 		c.events[1].sw_id = c.nr_events > 1 ? 1 + rn(f, 3) : 0;
 		memset(&cp, 0, sizeof(cp));
 		cp.task_sw = c.events[1].sw_id > 1;
-		if (xio(f, fd, K_CONFIG, &c, ok, "software only, fresh"))
+		if (xio(f, fd, K_CONFIG, &c, count_refused ? config_expect(&cp) : ok,
+			"software only, fresh"))
 			goto out;
 	}
 	gen_config(f, &c2, true, &cp2);
@@ -1492,6 +1504,25 @@ static void final_checks(void)
 	close(fd);
 }
 
+/* Is the caller in the device's group, when that group is not root's? */
+static bool device_group_member(void)
+{
+	gid_t groups[256];
+	struct stat st;
+	int i, n;
+
+	if (stat(opt_dev, &st) || st.st_gid == 0)
+		return false;
+	if (getegid() == st.st_gid)
+		return true;
+	n = getgroups(256, groups);
+	for (i = 0; i < n; i++) {
+		if (groups[i] == st.st_gid)
+			return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct fz *fzs;
@@ -1552,6 +1583,7 @@ int main(int argc, char **argv)
 	}
 	privileged = geteuid() == 0;
 	paranoid = read_int_file("/proc/sys/kernel/perf_event_paranoid", 2);
+	count_refused = !privileged && paranoid > 2 && !device_group_member();
 	ncpu_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	ncpu_possible = possible_cpus();
 	if (ncpu_possible < ncpu_online)

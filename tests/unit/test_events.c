@@ -79,7 +79,7 @@ struct accept_case {
 /* Architectural event encodings, Intel SDM vol. 3B table 20-1 (19-1). */
 #define W_INSTRUCTIONS	{ HW, UK, 0xc0, 0x00, 0, 0 }
 #define W_CYCLES	{ HW, UK, 0x3c, 0x00, 0, 0 }
-#define W_REF_CYCLES	{ HW, UK, 0x3c, 0x01, 0, 0 }
+#define W_REF_CYCLES	{ HW, UK, 0x00, 0x03, 0, 0 }	/* perf's fixed-2 pseudo-encoding */
 #define W_BRANCHES	{ HW, UK, 0xc4, 0x00, 0, 0 }
 #define W_BRANCH_MISSES	{ HW, UK, 0xc5, 0x00, 0, 0 }
 #define W_LLC_REFS	{ HW, UK, 0x2e, 0x4f, 0, 0 }
@@ -204,7 +204,7 @@ static void test_arch_table(void)
 	static const struct { int arch; unsigned int event, umask; } a[] = {
 		{ PMC_ARCH_CORE_CYCLES, 0x3c, 0x00 },
 		{ PMC_ARCH_INSTRUCTIONS, 0xc0, 0x00 },
-		{ PMC_ARCH_REF_CYCLES, 0x3c, 0x01 },
+		{ PMC_ARCH_REF_CYCLES, 0x00, 0x03 },
 		{ PMC_ARCH_LLC_REFERENCES, 0x2e, 0x4f },
 		{ PMC_ARCH_LLC_MISSES, 0x2e, 0x41 },
 		{ PMC_ARCH_BRANCHES, 0xc4, 0x00 },
@@ -663,6 +663,28 @@ static void test_field_later_wins(void)
 
 /* ---- pmc_event_known_name ----------------------------------------------- */
 
+/* Raw 0x013C is REF_XCLK on a GP counter: not ref-cycles (fixed 2, 0x0300), so no name. */
+static void test_raw_013c_is_not_ref_cycles(void)
+{
+	static const char *const c[] = { "0x013c", "r13c", "r013c:u", "cpu/event=0x3c,umask=1/" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct pmc_evlist l;
+		char err[256] = "";
+		const char *k;
+
+		memset(&l, 0, sizeof(l));
+		CHECK(pmc_evlist_parse(&l, c[i], err, sizeof(err)) == 0, "'%s': %s", c[i], err);
+		if (l.n != 1)
+			continue;
+		CHECK(l.ev[0].ev.event == 0x3c && l.ev[0].ev.umask == 0x01, "'%s': event %#x umask %#x",
+		      c[i], l.ev[0].ev.event, l.ev[0].ev.umask);
+		k = pmc_event_known_name(&l.ev[0].ev);
+		CHECK(!k, "'%s': known name '%s', want none", c[i], k ? k : "");
+	}
+}
+
 static void test_known_name_round_trip(void)
 {
 	static const struct { const char *arg, *canonical; } c[] = {
@@ -685,12 +707,13 @@ static void test_known_name_round_trip(void)
 		/* other spellings of the same events */
 		{ "0x00c0", "instructions" },
 		{ "0xc0", "instructions" },
-		{ "0x013c", "ref-cycles" },
+		{ "0x0300", "ref-cycles" },
 		{ "0x003c", "cycles" },
 		{ "0x4f2e", "llc-references" },
 		{ "0x412e", "llc-misses" },
 		{ "r00c4", "branches" },
-		{ "r13c", "ref-cycles" },
+		{ "r300", "ref-cycles" },
+		{ "cpu/event=0,umask=3/", "ref-cycles" },
 		{ "cpu/event=0xc5/", "branch-misses" },
 		{ "cpu/event=0x3c,umask=0/", "cycles" },
 		{ "cpu/event=0x2e,umask=0x41,cmask=0,inv=0,edge=0/", "llc-misses" },
@@ -906,6 +929,7 @@ void register_event_tests(void)
 		{ "blanks in field values are rejected", test_field_whitespace },
 		{ "a repeated field wins, inv and edge too", test_field_later_wins },
 		{ "known names round trip", test_known_name_round_trip },
+		{ "raw 0x013c is not ref-cycles", test_raw_013c_is_not_ref_cycles },
 		{ "no known name", test_known_name_none },
 		{ "default set", test_default },
 		{ "default set fields", test_default_fields },

@@ -203,6 +203,19 @@ static void test_event_check(void)
 		{ { 0xc0, 0, 0, 0 }, -EINVAL, PMC_EVENT_NO_MODE },
 		{ { 0xc0, 0, 0, PMC_EVF_USER | PMC_EVF_INV }, -EINVAL, PMC_EVENT_INV_NEEDS_CMASK },
 		{ { 0xffffffff, 0, 0, PMC_EVF_USER }, -EINVAL, PMC_EVENT_BAD_EVENT },
+		/* Event 0x00: fixed-counter pseudo-encodings, umask 1..4, no modifiers. */
+		{ { 0x00, 0x03, 0, PMC_EVF_USER }, 0, PMC_EVENT_OK },
+		{ { 0x00, 0x01, 0, PMC_EVF_USER | PMC_EVF_KERNEL }, 0, PMC_EVENT_OK },
+		{ { 0x00, 0x02, 0, PMC_EVF_KERNEL }, 0, PMC_EVENT_OK },
+		{ { 0x00, 0x00, 0, PMC_EVF_USER }, -EINVAL, PMC_EVENT_FIXED_PSEUDO_BAD },
+		{ { 0x00, 0x05, 0, PMC_EVF_USER }, -EINVAL, PMC_EVENT_FIXED_PSEUDO_BAD },
+		{ { 0x00, 0x03, 1, PMC_EVF_USER }, -EINVAL, PMC_EVENT_FIXED_ONLY_MODIFIERS },
+		{ { 0x00, 0x03, 0, PMC_EVF_USER | PMC_EVF_EDGE }, -EINVAL, PMC_EVENT_FIXED_ONLY_MODIFIERS },
+		{ { 0x00, 0x03, 1, PMC_EVF_USER | PMC_EVF_INV }, -EINVAL, PMC_EVENT_FIXED_ONLY_MODIFIERS },
+		{ { 0x00, 0x03, 0, PMC_EVF_USER | PMC_EVF_NO_FIXED }, -EINVAL,
+		  PMC_EVENT_FIXED_ONLY_MODIFIERS },
+		/* Skylake has no fixed counter 3. */
+		{ { 0x00, 0x04, 0, PMC_EVF_USER }, -EOPNOTSUPP, PMC_EVENT_NO_FIXED_COUNTER },
 	};
 	struct pmc_arch_perfmon pm = skl(), none = { 0 };
 	enum pmc_event_err err;
@@ -222,6 +235,21 @@ static void test_event_check(void)
 	/* ... but the same code with another umask is a model-specific event: allowed. */
 	llc.umask = 0x42;
 	CU_ASSERT_EQUAL(pmc_event_check(&llc, &pm, &err), 0);
+	/* ref-cycles (0x0300) is gated by EBX bit 2; raw 0x013C is a GP event, not gated. */
+	pm = skl();
+	pm.events_avail &= ~(1U << PMC_ARCH_REF_CYCLES);
+	llc = (struct pmc_event_spec){ 0x00, 0x03, 0, PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_event_check(&llc, &pm, &err), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(err, PMC_EVENT_ARCH_UNAVAILABLE);
+	llc = (struct pmc_event_spec){ 0x3c, 0x01, 0, PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_event_check(&llc, &pm, &err), 0);
+	/* Fixed counter 2 absent (v1-style CPU with only fixed 0 and 1). */
+	pm = skl();
+	pm.fixed_mask = 0x3;
+	llc = (struct pmc_event_spec){ 0x00, 0x03, 0, PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_event_check(&llc, &pm, &err), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(err, PMC_EVENT_NO_FIXED_COUNTER);
+	pm = skl();
 	/* No PMU at all. */
 	CU_ASSERT_EQUAL(pmc_event_check(&t[0].s, &none, &err), -ENODEV);
 	CU_ASSERT_EQUAL(err, PMC_EVENT_NO_PMU);
@@ -256,10 +284,25 @@ static void test_fixed_index(void)
 	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 0);
 	s.event = 0x3c;
 	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 1);
+	/* Raw 0x013C is REF_XCLK (bus clock): a GP event, never fixed counter 2. */
 	s.umask = 0x01;
-	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 2);
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
 	s.cmask = 1;
 	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
+	/* Event 0x00 umask n: fixed counter n-1 only, where it exists. */
+	s = (struct pmc_event_spec){ 0x00, 0x03, 0, PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 2);
+	CU_ASSERT_EQUAL(pmc_event_fixed_only(&s, &pm), 2);
+	s.umask = 0x01;
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 0);
+	s.umask = 0x02;
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 1);
+	s.umask = 0x04;
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
+	s.umask = 0x05;
+	CU_ASSERT_EQUAL(pmc_event_fixed_only(&s, &pm), -1);
+	s = (struct pmc_event_spec){ 0xc0, 0x00, 0, PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_event_fixed_only(&s, &pm), -1);
 	s = (struct pmc_event_spec){ 0xc0, 0, 0, PMC_EVF_USER | PMC_EVF_NO_FIXED };
 	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
 	s = (struct pmc_event_spec){ 0xc0, 0, 0, PMC_EVF_USER | PMC_EVF_EDGE };
@@ -270,6 +313,8 @@ static void test_fixed_index(void)
 	s = (struct pmc_event_spec){ 0xa4, 0x01, 0, PMC_EVF_USER };
 	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), -1);
 	pm.fixed_mask |= 0x8;
+	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 3);
+	s = (struct pmc_event_spec){ 0x00, 0x04, 0, PMC_EVF_USER };
 	CU_ASSERT_EQUAL(pmc_event_fixed_index(&s, &pm), 3);
 
 	s = (struct pmc_event_spec){ 0xc0, 0, 0, PMC_EVF_USER };
@@ -286,7 +331,7 @@ static void test_assign(void)
 		{ 0xc4, 0, 0, PMC_EVF_USER },		/* GP */
 		{ 0xc0, 0, 0, PMC_EVF_USER },		/* fixed 0 */
 		{ 0x3c, 0, 0, PMC_EVF_USER },		/* fixed 1 */
-		{ 0x3c, 1, 0, PMC_EVF_USER },		/* fixed 2 */
+		{ 0x00, 3, 0, PMC_EVF_USER },		/* ref-cycles: fixed 2 */
 		{ 0xc0, 0, 0, PMC_EVF_KERNEL },		/* fixed 0 taken: GP */
 		{ 0xc5, 0, 0, PMC_EVF_USER },		/* GP */
 		{ 0x2e, 0x4f, 0, PMC_EVF_USER },	/* GP */
@@ -310,6 +355,61 @@ static void test_assign(void)
 	/* No usable counter at all. */
 	CU_ASSERT_EQUAL(pmc_assign_counters(s, 1, &pm, 0, idx), -ENOSPC);
 	CU_ASSERT_EQUAL(pmc_assign_counters(s, 0, &pm, 0, idx), 0);
+}
+
+/* ref-cycles is fixed counter 2 or nothing; raw 0x013C is a GP counter. */
+static void test_assign_fixed_only(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	const u64 all = ~0ULL, fixed2 = 1ULL << 34;
+	struct pmc_event_spec s[3] = {
+		{ 0x3c, 1, 0, PMC_EVF_USER },		/* REF_XCLK: GP 0 */
+		{ 0x00, 3, 0, PMC_EVF_USER },		/* ref-cycles: fixed 2 */
+		{ 0x00, 3, 0, PMC_EVF_KERNEL },		/* second ref-cycles: busy */
+	};
+	u32 idx[3];
+
+	CU_ASSERT_EQUAL_FATAL(pmc_assign_counters(s, 2, &pm, all, idx), 0);
+	CU_ASSERT_EQUAL(idx[0], 0);
+	CU_ASSERT_EQUAL(idx[1], 34);
+	/* Fixed counter 2 busy (another ref-cycles, or not usable): never a GP counter. */
+	CU_ASSERT_EQUAL(pmc_assign_counters(s, 3, &pm, all, idx), -EBUSY);
+	CU_ASSERT_EQUAL(idx[2], ~0U);
+	CU_ASSERT_EQUAL(pmc_assign_counters(&s[1], 1, &pm, all & ~fixed2, idx), -EBUSY);
+	/* 0x013C does not fall back to fixed 2 when the GP counters are gone. */
+	CU_ASSERT_EQUAL(pmc_assign_counters(s, 1, &pm, fixed2, idx), -ENOSPC);
+}
+
+/* The configuration check names the fixed-only event whose counter is taken. */
+static void test_config_fixed_busy(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	u32 counter[PMCDRV_MAX_EVENTS];
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nr_events = 3;
+	cfg.events[0] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW, .sw_id = PMCDRV_SW_TASK_CLOCK };
+	cfg.events[1] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_HW, .event = 0x00, .umask = 0x03,
+					       .flags = PMCDRV_EVF_USER };
+	cfg.events[2] = cfg.events[1];
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_FIXED_BUSY);
+	CU_ASSERT_EQUAL(v.bad_index, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "ref-cycles"));
+	/* One ref-cycles and raw 0x013C: fixed 2 and a GP counter. */
+	cfg.events[2].event = 0x3c;
+	cfg.events[2].umask = 0x01;
+	CU_ASSERT_EQUAL_FATAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT_EQUAL(counter[0], ~0U);
+	CU_ASSERT_EQUAL(counter[1], 34);
+	CU_ASSERT_EQUAL(counter[2], 0);
+	/* Modifiers on ref-cycles are refused by the event check. */
+	cfg.events[1].cmask = 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_BAD_EVENT);
+	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_FIXED_ONLY_MODIFIERS);
 }
 
 static void test_enabled_counters(void)
@@ -495,6 +595,8 @@ void register_pmu_logic_tests(void)
 		{ "EVTSEL encoding", test_evtsel_encode },
 		{ "fixed counter index", test_fixed_index },
 		{ "counter assignment", test_assign },
+		{ "fixed-only events never take a GP counter", test_assign_fixed_only },
+		{ "config check names a busy fixed-only event", test_config_fixed_busy },
 		{ "enabled counters", test_enabled_counters },
 		{ "who has counters in use", test_scan_in_use },
 		{ "width-agnostic delta", test_delta },
