@@ -71,8 +71,10 @@ guard() {
 		mode=$(field mode "$line") w=$(field windows "$line") k=$(field at_mode "$line")
 		lo=${b[$i]} hi=${b[$((i + 1))]}
 		i=$((i + 2))
-		if [ -z "$mode" ] || [ "$w" -lt "$ROUNDS" ]; then
-			fail "$case $d" "only ${w:-0} switches between the ping-pong tasks traced (want >= $ROUNDS)"
+		# A window is two ping-pong tasks back to back: a kworker running in
+		# between (the debug kernel has more of them) takes one away.
+		if [ -z "$mode" ] || [ $((w * 10)) -lt $((ROUNDS * 9)) ]; then
+			fail "$case $d" "only ${w:-0} switches between the ping-pong tasks traced (want >= 90% of $ROUNDS)"
 		elif [ $((k * 10)) -lt $((w * 9)) ]; then
 			fail "$case $d" "no dominant count: $line"
 		elif [ "$mode" -lt "$lo" ] || [ "$mode" -gt "$hi" ]; then
