@@ -243,6 +243,27 @@ static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_
 	rcu_read_unlock();
 }
 
+/*
+ * The current task @ctx stops being counted: fold and stop its counters if
+ * they run here, untrack it, and if that took it out set *@mark (a session
+ * flag under pmcd_hash_lock; NULL for none).  IRQs off, RCU read side; the
+ * caller frees @ctx after an RCU grace period when this returns true.
+ */
+static bool pmcd_retire_current(struct pmcd_task_ctx *ctx, bool *mark)
+{
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	bool untracked;
+
+	if (pc->active == ctx)
+		pmcd_cpu_sched_out(pc, false);
+	raw_spin_lock(&pmcd_hash_lock);
+	untracked = pmcd_untrack_locked(ctx);
+	if (untracked && mark)
+		*mark = true;
+	raw_spin_unlock(&pmcd_hash_lock);
+	return untracked;
+}
+
 static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			    struct linux_binprm *bprm)
 {
@@ -263,14 +284,7 @@ static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		 * SUID_DUMP_USER).  Keep what was counted before the exec,
 		 * count neither the new image nor its future children.
 		 */
-		pc = this_cpu_ptr(&pmcd_cpus);
-		if (pc->active == ctx)
-			pmcd_cpu_sched_out(pc, false);
-		raw_spin_lock(&pmcd_hash_lock);
-		untracked = pmcd_untrack_locked(ctx);
-		if (untracked)
-			ctx->sess->secure_exec = true;
-		raw_spin_unlock(&pmcd_hash_lock);
+		untracked = pmcd_retire_current(ctx, &ctx->sess->secure_exec);
 	} else if (ctx && ctx->armed_exec) {
 		ctx->armed_exec = false;
 		pc = this_cpu_ptr(&pmcd_cpus);
@@ -297,7 +311,6 @@ bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx)
 
 static void pmcd_probe_exit(void *data, struct task_struct *p)
 {
-	struct pmcd_cpu *pc;
 	struct pmcd_task_ctx *ctx;
 	unsigned long flags;
 	bool untracked = false;
@@ -305,16 +318,8 @@ static void pmcd_probe_exit(void *data, struct task_struct *p)
 	local_irq_save(flags);
 	rcu_read_lock();
 	ctx = pmcd_lookup(p);
-	if (ctx) {
-		pc = this_cpu_ptr(&pmcd_cpus);
-		if (pc->active == ctx)
-			pmcd_cpu_sched_out(pc, false);
-		raw_spin_lock(&pmcd_hash_lock);
-		untracked = pmcd_untrack_locked(ctx);
-		if (untracked && ctx->root)
-			ctx->sess->exited = true;
-		raw_spin_unlock(&pmcd_hash_lock);
-	}
+	if (ctx)
+		untracked = pmcd_retire_current(ctx, ctx->root ? &ctx->sess->exited : NULL);
 	rcu_read_unlock();
 	local_irq_restore(flags);
 	if (untracked)
