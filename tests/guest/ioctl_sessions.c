@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "pmcdev.h"
 #include "libpmc.h"
 
 static struct check_state st;
@@ -26,33 +27,8 @@ static const char *dev = PMC_DEFAULT_DEVICE;
 static bool have_pmu;
 static struct pmcdrv_info info;
 
-static int xopen(void)
-{
-	int fd = open(dev, O_RDWR | O_CLOEXEC);
 
-	if (fd < 0) {
-		perror(dev);
-		exit(1);
-	}
-	return fd;
-}
 
-static int io(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
-}
-
-static struct pmcdrv_config sw_config(void)
-{
-	struct pmcdrv_config c;
-
-	memset(&c, 0, sizeof(c));
-	c.size = sizeof(c);
-	c.nr_events = 1;
-	c.events[0].type = PMCDRV_EVENT_SW;
-	c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;
-	return c;
-}
 
 static struct pmcdrv_event hw_event(uint32_t event, uint32_t umask, uint32_t flags)
 {
@@ -66,7 +42,7 @@ static struct pmcdrv_event hw_event(uint32_t event, uint32_t umask, uint32_t fla
 static int config_errno(const struct pmcdrv_config *c)
 {
 	struct pmcdrv_config copy = *c;
-	int fd = xopen(), e = io(fd, PMCDRV_IOC_CONFIG, &copy);
+	int fd = pmcdev_open(dev), e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &copy);
 
 	close(fd);
 	return e;
@@ -79,7 +55,7 @@ static int config_errno(const struct pmcdrv_config *c)
  */
 static void test_config_efault_out(void)
 {
-	struct pmcdrv_config c = sw_config(), *ro;
+	struct pmcdrv_config c = pmcdev_task_clock_config(), *ro;
 	struct pmcdrv_info in = { .size = sizeof(in) };
 	int fd, e;
 
@@ -91,15 +67,15 @@ static void test_config_efault_out(void)
 		return;
 	*ro = c;
 	mprotect(ro, 4096, PROT_READ);
-	fd = xopen();
-	e = io(fd, PMCDRV_IOC_CONFIG, ro);
+	fd = pmcdev_open(dev);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, ro);
 	CHECK(&st, e == EFAULT, "config: result to a read-only page -> EFAULT", "errno %d", e);
 	if (have_pmu) {
-		e = io(fd, PMCDRV_IOC_INFO, &in);
+		e = pmcdev_io(fd, PMCDRV_IOC_INFO, &in);
 		CHECK(&st, e == 0 && !(in.flags & PMCDRV_INFO_CLAIMED),
 		      "config: after EFAULT the PMU is not claimed", "errno %d, flags %#x", e, in.flags);
 	}
-	e = io(fd, PMCDRV_IOC_CONFIG, &c);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
 	CHECK(&st, e == 0, "config: after EFAULT the session is unconfigured (config again -> ok)",
 	      "errno %d", e);
 	close(fd);
@@ -138,7 +114,7 @@ static void test_config(void)
 	};
 
 	for (i = 0; i < (int)ARRAY_SIZE(t); i++) {
-		c = sw_config();
+		c = pmcdev_task_clock_config();
 		switch (t[i].field) {
 		case 0: c.size = 0; break;
 		case 1: c.size = PMCDRV_CONFIG_SIZE_VER0 - 8; break;
@@ -165,44 +141,44 @@ static void test_config(void)
 	}
 
 	/* Larger struct: zero tail accepted, non-zero tail E2BIG. */
-	c = sw_config();
+	c = pmcdev_task_clock_config();
 	memset(big, 0, sizeof(big));
 	c.size = sizeof(big);
 	memcpy(big, &c, sizeof(c));
-	fd = xopen();
-	e = io(fd, PMCDRV_IOC_CONFIG, big);
+	fd = pmcdev_open(dev);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, big);
 	CHECK(&st, e == 0, "config: larger size, zero tail -> ok", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_CONFIG, big);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, big);
 	CHECK(&st, e == EALREADY, "config: second config -> EALREADY", "errno %d", e);
 	close(fd);
 	big[sizeof(big) - 1] = 1;
 	memcpy(big, &c, sizeof(c));
-	fd = xopen();
-	e = io(fd, PMCDRV_IOC_CONFIG, big);
+	fd = pmcdev_open(dev);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, big);
 	CHECK(&st, e == E2BIG, "config: larger size, non-zero tail -> E2BIG", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_CONFIG, NULL);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, NULL);
 	CHECK(&st, e == EFAULT, "config: NULL -> EFAULT", "errno %d", e);
 	close(fd);
 
 	/* Hardware events. */
-	c = sw_config();
+	c = pmcdev_task_clock_config();
 	c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
 	e = config_errno(&c);
 	if (have_pmu) {
 		CHECK(&st, e == 0, "config: instructions:u -> ok", "errno %d", e);
 		/* ref-cycles (0x0300) is fixed counter 2 only; raw 0x013C a GP counter, even with fixed 2 free. */
-		c = sw_config();
+		c = pmcdev_task_clock_config();
 		c.events[0] = hw_event(0x3c, 0x01, PMCDRV_EVF_USER);
-		fd = xopen();
-		e = io(fd, PMCDRV_IOC_CONFIG, &c);
+		fd = pmcdev_open(dev);
+		e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
 		close(fd);
 		CHECK(&st, e == 0 && c.events[0].counter < PMC_GLOBAL_FIXED_SHIFT,
 		      "config: raw 0x013C -> a GP counter, not fixed 2", "errno %d counter %u", e,
 		      c.events[0].counter);
 		if (info.avail_mask & (1ULL << (PMC_GLOBAL_FIXED_SHIFT + 2))) {
 			c.events[0] = hw_event(0x00, 0x03, PMCDRV_EVF_USER);
-			fd = xopen();
-			e = io(fd, PMCDRV_IOC_CONFIG, &c);
+			fd = pmcdev_open(dev);
+			e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
 			close(fd);
 			CHECK(&st, e == 0 && c.events[0].counter == PMC_GLOBAL_FIXED_SHIFT + 2,
 			      "config: ref-cycles 0x0300 -> fixed counter 2", "errno %d counter %u", e,
@@ -212,12 +188,12 @@ static void test_config(void)
 			e = config_errno(&c);
 			CHECK(&st, e == ENOSPC, "config: ref-cycles twice (fixed 2 busy) -> ENOSPC, no GP fallback",
 			      "errno %d", e);
-			c = sw_config();
+			c = pmcdev_task_clock_config();
 			c.events[0] = hw_event(0x00, 0x03, PMCDRV_EVF_USER | PMCDRV_EVF_NO_FIXED);
 			e = config_errno(&c);
 			CHECK(&st, e == EINVAL, "config: ref-cycles with NO_FIXED -> EINVAL", "errno %d", e);
 		}
-		c = sw_config();
+		c = pmcdev_task_clock_config();
 		c.events[0] = hw_event(0x00, 0x00, PMCDRV_EVF_USER);
 		e = config_errno(&c);
 		CHECK(&st, e == EINVAL, "config: event 0x00 umask 0 (not a fixed counter) -> EINVAL",
@@ -232,7 +208,7 @@ static void test_config(void)
 		for (i = 0; i < PMC_ARCH_NR_EVENTS && i < (int)info.events_len; i++) {
 			if (info.events_avail & (1U << i))
 				continue;
-			c = sw_config();
+			c = pmcdev_task_clock_config();
 			c.events[0] = hw_event(pmc_arch_events[i].event, pmc_arch_events[i].umask,
 					       PMCDRV_EVF_USER);
 			e = config_errno(&c);
@@ -250,53 +226,53 @@ static void test_config(void)
 static void test_attach_and_ops(void)
 {
 	struct pmcdrv_attach a;
-	struct pmcdrv_config c = sw_config();
+	struct pmcdrv_config c = pmcdev_task_clock_config();
 	struct pmcdrv_read r;
 	int fd, fd2, e;
 	pid_t child;
 
-	fd = xopen();
+	fd = pmcdev_open(dev);
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EBADFD, "attach before config -> EBADFD", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_ENABLE, NULL);
+	e = pmcdev_io(fd, PMCDRV_IOC_ENABLE, NULL);
 	CHECK(&st, e == EBADFD, "enable before config -> EBADFD", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_DISABLE, NULL);
+	e = pmcdev_io(fd, PMCDRV_IOC_DISABLE, NULL);
 	CHECK(&st, e == EBADFD, "disable before config -> EBADFD", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_RESET, NULL);
+	e = pmcdev_io(fd, PMCDRV_IOC_RESET, NULL);
 	CHECK(&st, e == EBADFD, "reset before config -> EBADFD", "errno %d", e);
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
-	e = io(fd, PMCDRV_IOC_READ, &r);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == EBADFD, "read before config -> EBADFD", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_CONFIG, &c);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
 	CHECK(&st, e == 0 && c.events[0].counter == ~0U, "config task-clock; counter ~0 written back",
 	      "errno %d counter 0x%x", e, c.events[0].counter);
 
 	/* ATTACH argument checks. */
 	a.size = 8;
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EINVAL, "attach: size below VER0 -> EINVAL", "errno %d", e);
 	a.size = sizeof(a);
 	a.flags = 1U << 5;
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EINVAL, "attach: unknown flag -> EINVAL", "errno %d", e);
 	a.flags = 0;
 	a.reserved[0] = 1;
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EINVAL, "attach: reserved -> EINVAL", "errno %d", e);
 	a.reserved[0] = 0;
 	a.pid = -5;
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EINVAL, "attach: negative pid -> EINVAL", "errno %d", e);
 	a.pid = 999999;
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == ESRCH, "attach: no such pid -> ESRCH", "errno %d", e);
 	a.pid = 2;	/* kthreadd */
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EPERM, "attach: kernel thread -> EPERM", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_ATTACH, (void *)16);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, (void *)16);
 	CHECK(&st, e == EFAULT, "attach: bad pointer -> EFAULT", "errno %d", e);
 
 	/* Attach to a sleeping child, then a second session on it. */
@@ -306,14 +282,14 @@ static void test_attach_and_ops(void)
 		_exit(0);
 	}
 	a.pid = child;
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == 0, "attach: child pid -> ok", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_ATTACH, &a);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EALREADY, "attach: second attach -> EALREADY", "errno %d", e);
-	fd2 = xopen();
-	c = sw_config();
-	io(fd2, PMCDRV_IOC_CONFIG, &c);
-	e = io(fd2, PMCDRV_IOC_ATTACH, &a);
+	fd2 = pmcdev_open(dev);
+	c = pmcdev_task_clock_config();
+	pmcdev_io(fd2, PMCDRV_IOC_CONFIG, &c);
+	e = pmcdev_io(fd2, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EEXIST, "attach: task tracked by another session -> EEXIST", "errno %d", e);
 	close(fd2);
 
@@ -325,16 +301,16 @@ static void test_attach_and_ops(void)
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
 	r.reserved[2] = 1;
-	e = io(fd, PMCDRV_IOC_READ, &r);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == EINVAL, "read: reserved -> EINVAL", "errno %d", e);
 	r.reserved[2] = 0;
 	r.size = 4;
-	e = io(fd, PMCDRV_IOC_READ, &r);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == EINVAL, "read: size below VER0 -> EINVAL", "errno %d", e);
-	e = io(fd, PMCDRV_IOC_READ, NULL);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, NULL);
 	CHECK(&st, e == EFAULT, "read: NULL -> EFAULT", "errno %d", e);
 	r.size = sizeof(r);
-	e = io(fd, PMCDRV_IOC_READ, &r);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == 0 && r.nr_events == 1 && r.nr_tasks == 1 &&
 	      (r.flags & PMCDRV_READ_ATTACHED) && !(r.flags & PMCDRV_READ_EXITED),
 	      "read: attached child, one task", "errno %d n %u tasks %u flags 0x%x", e,
@@ -344,11 +320,11 @@ static void test_attach_and_ops(void)
 	waitpid(child, NULL, 0);
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
-	e = io(fd, PMCDRV_IOC_READ, &r);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == 0 && r.nr_tasks == 0 && (r.flags & PMCDRV_READ_EXITED),
 	      "read after the task exited: EXITED, counts kept", "errno %d tasks %u flags 0x%x",
 	      e, r.nr_tasks, r.flags);
-	e = io(fd, _IO(PMCDRV_IOC_MAGIC, 0x42), NULL);
+	e = pmcdev_io(fd, _IO(PMCDRV_IOC_MAGIC, 0x42), NULL);
 	CHECK(&st, e == ENOTTY, "unknown command -> ENOTTY", "errno %d", e);
 	close(fd);
 }
@@ -408,15 +384,15 @@ static int attach_cpu_errno(int fd, uint32_t flags, int32_t pid, uint32_t cpu)
 {
 	struct pmcdrv_attach a = { .size = sizeof(a), .flags = flags, .pid = pid, .cpu = cpu };
 
-	return io(fd, PMCDRV_IOC_ATTACH, &a);
+	return pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 }
 
 static int cpu_session(int cpu, const struct pmcdrv_config *cfg)
 {
 	struct pmcdrv_config c = *cfg;
-	int fd = xopen();
+	int fd = pmcdev_open(dev);
 
-	if (io(fd, PMCDRV_IOC_CONFIG, &c) || attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, (uint32_t)cpu)) {
+	if (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c) || attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, (uint32_t)cpu)) {
 		close(fd);
 		return -1;
 	}
@@ -429,7 +405,7 @@ static struct pmcdrv_read read_fd(int fd)
 
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
-	if (io(fd, PMCDRV_IOC_READ, &r))
+	if (pmcdev_io(fd, PMCDRV_IOC_READ, &r))
 		r.nr_events = ~0U;
 	return r;
 }
@@ -458,10 +434,10 @@ static int set_online(int cpu, int on)
 /* A session configured with task-clock alone. */
 static int sw_session(void)
 {
-	struct pmcdrv_config c = sw_config();
-	int fd = xopen();
+	struct pmcdrv_config c = pmcdev_task_clock_config();
+	int fd = pmcdev_open(dev);
 
-	io(fd, PMCDRV_IOC_CONFIG, &c);
+	pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
 	return fd;
 }
 
@@ -501,14 +477,14 @@ static int attach_cpu_as_nobody(int fd, const char *root)
 /* CPU sessions: ATTACH with PMCDRV_ATTACH_CPU, its errnos, counting, hotplug. */
 static void test_cpu_sessions(void)
 {
-	struct pmcdrv_config c = sw_config();
+	struct pmcdrv_config c = pmcdev_task_clock_config();
 	struct pmcdrv_read r1, r2, r3;
 	int fd, fd2, e, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
-	fd = xopen();
+	fd = pmcdev_open(dev);
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 4096);
 	CHECK(&st, e == EBADFD, "cpu attach before config, absent CPU -> EBADFD first", "errno %d", e);
-	io(fd, PMCDRV_IOC_CONFIG, &c);
+	pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 1, 0);
 	CHECK(&st, e == EINVAL, "cpu attach: with a pid -> EINVAL", "errno %d", e);
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_ENABLE_ON_EXEC, 0, 0);
@@ -524,8 +500,8 @@ static void test_cpu_sessions(void)
 	c.nr_events = 2;
 	c.events[1].type = PMCDRV_EVENT_SW;
 	c.events[1].sw_id = PMCDRV_SW_CONTEXT_SWITCHES;
-	fd = xopen();
-	io(fd, PMCDRV_IOC_CONFIG, &c);
+	fd = pmcdev_open(dev);
+	pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
 	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == EOPNOTSUPP, "cpu attach: context-switches configured -> EOPNOTSUPP", "errno %d", e);
 	close(fd);
@@ -550,18 +526,18 @@ static void test_cpu_sessions(void)
 	CHECK(&st, e == EBUSY, "task attach while a CPU session counts -> EBUSY", "errno %d", e);
 	close(fd2);
 
-	io(fd, PMCDRV_IOC_DISABLE, NULL);
+	pmcdev_io(fd, PMCDRV_IOC_DISABLE, NULL);
 	r1 = read_fd(fd);
 	msleep(30);
 	r2 = read_fd(fd);
 	CHECK(&st, r1.values[0] == r2.values[0] && !(r2.flags & PMCDRV_READ_ENABLED),
 	      "cpu: disabled session does not count", "%llu -> %llu",
 	      (unsigned long long)r1.values[0], (unsigned long long)r2.values[0]);
-	io(fd, PMCDRV_IOC_RESET, NULL);
+	pmcdev_io(fd, PMCDRV_IOC_RESET, NULL);
 	r3 = read_fd(fd);
 	CHECK(&st, r3.values[0] == 0 && r3.time_enabled == 0, "cpu: reset zeroes",
 	      "%llu", (unsigned long long)r3.values[0]);
-	io(fd, PMCDRV_IOC_ENABLE, NULL);
+	pmcdev_io(fd, PMCDRV_IOC_ENABLE, NULL);
 	msleep(30);
 	r3 = read_fd(fd);
 	CHECK(&st, r3.values[0] >= 30000000ULL && (r3.flags & PMCDRV_READ_ENABLED),
@@ -627,7 +603,7 @@ static void test_cpu_sessions(void)
 		printf("SKIP: CPU hotplug checks need CPU 1 with an online switch\n");
 		return;
 	}
-	c = sw_config();
+	c = pmcdev_task_clock_config();
 	fd = cpu_session(1, &c);
 	CHECK(&st, fd >= 0, "cpu session on CPU 1", "errno %d", errno);
 	if (fd < 0)

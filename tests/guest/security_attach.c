@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "pmcdev.h"
 #include "libpmc.h"
 
 #define NOBODY		65534
@@ -47,33 +48,8 @@ static const char *dev = PMC_DEFAULT_DEVICE;
 static const char *suid_copy, *plain_copy;
 static bool have_pmu;
 
-static int xopen(void)
-{
-	int fd = open(dev, O_RDWR | O_CLOEXEC);
 
-	if (fd < 0) {
-		perror(dev);
-		exit(1);
-	}
-	return fd;
-}
 
-static int io(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
-}
-
-static struct pmcdrv_config task_clock_config(void)
-{
-	struct pmcdrv_config c;
-
-	memset(&c, 0, sizeof(c));
-	c.size = sizeof(c);
-	c.nr_events = 1;
-	c.events[0].type = PMCDRV_EVENT_SW;
-	c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;
-	return c;
-}
 
 static int attach(int fd, pid_t pid, uint32_t flags)
 {
@@ -83,14 +59,14 @@ static int attach(int fd, pid_t pid, uint32_t flags)
 	a.size = sizeof(a);
 	a.pid = pid;
 	a.flags = flags;
-	return io(fd, PMCDRV_IOC_ATTACH, &a);
+	return pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 }
 
 static int read_session(int fd, struct pmcdrv_read *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
-	return io(fd, PMCDRV_IOC_READ, r);
+	return pmcdev_io(fd, PMCDRV_IOC_READ, r);
 }
 
 /*
@@ -194,12 +170,12 @@ static void attach_and_kcmp(int fd, pid_t pid, int out)
 /* As nobody: ATTACH to @pid on a fresh session; *kcmp gets the kernel's verdict. */
 static int attach_as_nobody(pid_t pid, int *kcmp)
 {
-	struct pmcdrv_config c = task_clock_config();
+	struct pmcdrv_config c = pmcdev_task_clock_config();
 	unsigned char r[2] = { 98, 98 };
-	int fd = xopen(), p[2];
+	int fd = pmcdev_open(dev), p[2];
 	pid_t child;
 
-	if (io(fd, PMCDRV_IOC_CONFIG, &c) || pipe(p))
+	if (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c) || pipe(p))
 		return -1;
 	child = fork();
 	if (child == 0) {
@@ -262,13 +238,13 @@ static int write_file(const char *path, const char *s)
 static void check_attach_userns_root(void)
 {
 	const char *name = "attach as root of a user namespace to a non-dumpable task whose mm it does not own";
-	struct pmcdrv_config c = task_clock_config();
+	struct pmcdrv_config c = pmcdev_task_clock_config();
 	unsigned char r[2] = { 97, 97 };
-	int fd = xopen(), p[2], q[2];
+	int fd = pmcdev_open(dev), p[2], q[2];
 	pid_t child, t;
 	char ch;
 
-	if (io(fd, PMCDRV_IOC_CONFIG, &c) || pipe(p))
+	if (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c) || pipe(p))
 		return;
 	child = fork();
 	if (child == 0) {
@@ -330,11 +306,11 @@ static void check_attach_userns_root(void)
  */
 static int exec_counted(const char *path, uint32_t flags, unsigned int ms, struct pmcdrv_read *out)
 {
-	struct pmcdrv_config c = task_clock_config();
-	int fd = xopen(), p[2], q[2];
+	struct pmcdrv_config c = pmcdev_task_clock_config();
+	int fd = pmcdev_open(dev), p[2], q[2];
 	pid_t mon;
 
-	if (io(fd, PMCDRV_IOC_CONFIG, &c) || pipe(q))
+	if (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c) || pipe(q))
 		return -1;
 	mon = fork();
 	if (mon == 0) {
@@ -436,7 +412,7 @@ static int set_paranoid(int v)
 static void as_nobody(const struct pmcdrv_config *c, uint32_t flags, gid_t gid,
 		      int *config_err, int *attach_err)
 {
-	int fd = xopen(), p[2], r[2] = { 97, 97 };
+	int fd = pmcdev_open(dev), p[2], r[2] = { 97, 97 };
 	pid_t child;
 
 	if (pipe(p))
@@ -448,11 +424,11 @@ static void as_nobody(const struct pmcdrv_config *c, uint32_t flags, gid_t gid,
 
 		close(p[0]);
 		become(NOBODY, NOBODY, gid);
-		r[0] = io(fd, PMCDRV_IOC_CONFIG, &copy);
+		r[0] = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &copy);
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
 		a.flags = flags;
-		r[1] = r[0] ? -1 : io(fd, PMCDRV_IOC_ATTACH, &a);
+		r[1] = r[0] ? -1 : pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 		if (write(p[1], r, sizeof(r)) != sizeof(r))
 			_exit(98);
 		_exit(0);
@@ -469,7 +445,7 @@ static void as_nobody(const struct pmcdrv_config *c, uint32_t flags, gid_t gid,
 
 static void test_paranoid(void)
 {
-	struct pmcdrv_config user = task_clock_config(), kern;
+	struct pmcdrv_config user = pmcdev_task_clock_config(), kern;
 	char name[160];
 	int ce, ae, i;
 	static const struct {
@@ -537,7 +513,7 @@ static int info_once(int fd)
 
 	memset(&info, 0, sizeof(info));
 	info.size = sizeof(info);
-	return io(fd, PMCDRV_IOC_INFO, &info);
+	return pmcdev_io(fd, PMCDRV_IOC_INFO, &info);
 }
 
 /* Function-call IPIs received so far, all CPUs ("CAL" in /proc/interrupts). */
@@ -578,7 +554,7 @@ static void test_info(void)
 		if (child == 0) {
 			struct timespec t0, t;
 
-			fd = xopen();
+			fd = pmcdev_open(dev);
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			do {
 				info_once(fd);
@@ -593,8 +569,8 @@ static void test_info(void)
 			c.events[0].type = PMCDRV_EVENT_HW;
 			c.events[0].event = 0xc0;
 			c.events[0].flags = PMCDRV_EVF_USER;
-			fd = xopen();
-			switch (io(fd, PMCDRV_IOC_CONFIG, &c)) {
+			fd = pmcdev_open(dev);
+			switch (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c)) {
 			case 0: break;
 			case EBUSY: busy++; break;
 			default: other++; break;
@@ -613,7 +589,7 @@ static void test_info(void)
 	before = call_ipis();
 	child = fork();
 	if (child == 0) {
-		fd = xopen();
+		fd = pmcdev_open(dev);
 		become(NOBODY, NOBODY, 0);
 		for (i = 0; i < 2000; i++)
 			info_once(fd);
@@ -645,10 +621,10 @@ static void test_ioctl_type(void)
 		printf("SKIP: ioctl type: no /proc/self/ns/user\n");
 		return;
 	}
-	e = io(fd, PMCDRV_IOC_ENABLE, &uid);
+	e = pmcdev_io(fd, PMCDRV_IOC_ENABLE, &uid);
 	CHECK(&st, e == ENOTTY, "PMCDRV_IOC_ENABLE on a user-namespace file -> ENOTTY (type byte not nsfs's)",
 	      "errno %d (%s)", e, strerror(e));
-	e = io(fd, PMCDRV_IOC_API_VERSION, NULL);
+	e = pmcdev_io(fd, PMCDRV_IOC_API_VERSION, NULL);
 	CHECK(&st, e == ENOTTY, "PMCDRV_IOC_API_VERSION on a user-namespace file -> ENOTTY",
 	      "errno %d (%s)", e, strerror(e));
 	close(fd);
@@ -691,10 +667,10 @@ int main(int argc, char **argv)
 	}
 	suid_copy = argv[1];
 	plain_copy = argv[2];
-	fd = xopen();
+	fd = pmcdev_open(dev);
 	memset(&info, 0, sizeof(info));
 	info.size = sizeof(info);
-	have_pmu = !io(fd, PMCDRV_IOC_INFO, &info) && (info.flags & PMCDRV_INFO_ARCH_PERFMON);
+	have_pmu = !pmcdev_io(fd, PMCDRV_IOC_INFO, &info) && (info.flags & PMCDRV_INFO_ARCH_PERFMON);
 	close(fd);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Raw /dev/pmcdrv helpers for the guest programs that test the ioctl ABI
+ * itself (ioctl_sessions.c, security_attach.c), below libpmc.
+ */
+#ifndef PMCDRV_TEST_PMCDEV_H
+#define PMCDRV_TEST_PMCDEV_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/pmcdrv.h>
+
+/* Open @dev read-write, or end the test program: nothing can run without it. */
+static inline int pmcdev_open(const char *dev)
+{
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror(dev);
+		exit(1);
+	}
+	return fd;
+}
+
+/* One ioctl: 0, or the errno it failed with. */
+static inline int pmcdev_io(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
+}
+
+/* A valid CONFIG of one software event, task-clock. */
+static inline struct pmcdrv_config pmcdev_task_clock_config(void)
+{
+	struct pmcdrv_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.nr_events = 1;
+	c.events[0].type = PMCDRV_EVENT_SW;
+	c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;
+	return c;
+}
+
+#endif /* PMCDRV_TEST_PMCDEV_H */
