@@ -52,6 +52,28 @@ int pmc_session_reset(struct pmc_session *s);
 /* All values, times and flags in one call. */
 int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r);
 
+/* ---- self-read: a tracked thread reads its own counts -------------------- */
+struct pmc_self;
+
+/*
+ * A self-reader of session @s for the calling thread, which @s must track
+ * (attached, or created after the attach with inherit on).  It maps the
+ * session's self-read page and reads with RDPMC when it can; otherwise
+ * (no page, no PMU, software events only, a CPU session) it reads through
+ * PMCDRV_IOC_READ with the same results.  One reader per thread.
+ */
+int pmc_self_open(struct pmc_session *s, struct pmc_self **out);
+void pmc_self_close(struct pmc_self *r);
+/* true when reads go through RDPMC and the page, false for the ioctl fallback */
+bool pmc_self_fast(const struct pmc_self *r);
+/*
+ * The first @n values in the order of the session's events, and the
+ * times (either pointer may be NULL).  Values never decrease between
+ * reads of one reader.
+ */
+int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *time_enabled,
+		  uint64_t *time_running);
+
 /* ---- event lists: the -e syntax of pmcctl ---------------------------------- */
 #define PMC_EVENT_NAME_MAX	80
 
