@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <linux/pmcdrv.h>
 #include <pmcdrv/pmu.h>
@@ -28,6 +29,16 @@ void pmc_session_close(struct pmc_session *s);
 int pmc_session_api_version(struct pmc_session *s);
 /* PMCDRV_IOC_INFO; fills @info completely. */
 int pmc_session_info(struct pmc_session *s, struct pmcdrv_info *info);
+
+/* The session's file descriptor (close-on-exec), e.g. to hand it to a child. */
+int pmc_session_fd(const struct pmc_session *s);
+/*
+ * A handle on session @fd that another process configured and attached
+ * (the fd 'pmcctl run --regions' passes its command); the handle owns @fd
+ * and closes it.  -EBADF: @fd is not open; -ENOTTY: not a pmcdrv device;
+ * -EBADFD: not configured.  pmc_session_counter() is ~0 for its events.
+ */
+int pmc_session_adopt(int fd, struct pmc_session **out);
 
 /* Add an event (before attach); returns its index, or -E2BIG when full. */
 int pmc_session_add(struct pmc_session *s, const struct pmcdrv_event *ev);
@@ -73,6 +84,116 @@ bool pmc_self_fast(const struct pmc_self *r);
  */
 int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *time_enabled,
 		  uint64_t *time_running);
+
+/* ---- regions: named, nested, per-thread counts inside a program ---------- */
+/*
+ * The one exception to "no global state": the region API keeps one
+ * process-wide table (region names, the session, the per-thread records, the
+ * report wanted at exit), set up on first use or by pmc_region_init() and
+ * guarded by a mutex, and per-thread storage (each thread's open regions,
+ * its self-reader and the message of its last failed call).  The counts of
+ * a region in a thread are written only by that thread; begin/end take no
+ * lock once a thread has used a name.  Functions return 0 or -errno and
+ * never print (pmc_region_print() prints because it is asked to);
+ * pmc_region_error() has the calling thread's message for the last failure.
+ *
+ * Each pmc_region_begin()/pmc_region_end() pair reads the counters of the
+ * calling thread through pmc_self_read() at both ends and adds the
+ * difference to the region's totals in that thread: calls, each event's
+ * count, and the time: the time_enabled difference of the self-read, i.e.
+ * the nanoseconds the thread was counted (on a CPU) inside the region, as
+ * task-clock; not wall-clock time (a region that sleeps shows little).
+ *
+ * The session: started by 'pmcctl run --regions', the program uses
+ * pmcctl's session (PMCDRV_REGIONS_SESSION, below); otherwise the first
+ * call (or pmc_region_init()) opens one on the device, attached to the
+ * calling thread with inherit, so threads created after it are counted
+ * too (a thread created before it is not tracked).  Set it up in main()
+ * before creating threads.  -EEXIST: the thread is counted by another
+ * session already; -EACCES: kernel.perf_event_paranoid forbids counting.
+ *
+ * Environment (read once, at set-up; a constructor sets up at program
+ * start when PMCDRV_REGIONS is set):
+ *   PMCDRV_REGIONS          a decimal file descriptor: at exit each process
+ *                           appends its table in the machine form below to
+ *                           it (pmcctl's protocol); anything else is a path
+ *                           ("-" for standard error) where pmc_region_print()'s
+ *                           table is appended at exit
+ *   PMCDRV_REGIONS_SESSION  a file descriptor of an open, attached pmcdrv
+ *                           session that counts this process (pmcctl's)
+ *   PMCDRV_REGIONS_EVENTS   events in pmcctl's -e syntax: the names of the
+ *                           session's events with _SESSION, else the events
+ *                           of the session opened (default: pmcctl run's set)
+ *   PMCDRV_REGIONS_DEVICE   the device to open (default /dev/pmcdrv)
+ *
+ * Machine form, one record a line, fields separated by one blank, the
+ * name last (it may contain blanks): a header "pmcdrv-regions 1 PID NEVENTS",
+ * then per region and thread "r PID TID CALLS TIME_NS V0 .. V(NEVENTS-1) NAME",
+ * or "e PID MESSAGE" when the set-up failed.
+ *
+ * A child of fork() starts with an empty table and no open region; its
+ * table is reported at its own exit.  Each thread that used regions keeps
+ * its records (about 2 KiB plus 144 bytes a region) until the process ends.
+ *
+ * Cost: one begin/end pair of an empty region costs a fixed number of
+ * user-mode instructions in the calling thread for a given name and build:
+ * tests/guest/region-cost.conf holds it (and docs/design.md explains it).
+ */
+#define PMC_REGION_MAX		256	/* regions (distinct names) a process may have */
+#define PMC_REGION_NAME_MAX	64	/* with the NUL: names are 1 to 63 printable ASCII characters */
+#define PMC_REGION_DEPTH_MAX	32	/* regions open at once in one thread */
+
+struct pmc_region_config {
+	const char *events;	/* -e syntax; NULL: $PMCDRV_REGIONS_EVENTS or pmcctl run's default */
+	const char *device;	/* NULL: $PMCDRV_REGIONS_DEVICE or /dev/pmcdrv */
+	const char *report;	/* at exit as $PMCDRV_REGIONS; NULL: $PMCDRV_REGIONS or no report */
+};
+
+/*
+ * Set the region API up now (NULL @cfg: from the environment only).
+ * -EALREADY when it is set up already (by the environment or a first
+ * begin); -EINVAL: a bad event list or variable (pmc_region_error() names
+ * it); the errors of pmc_session_open/config/attach otherwise.
+ */
+int pmc_region_init(const struct pmc_region_config *cfg);
+/*
+ * Open region @name in the calling thread (setting the API up when needed).
+ * -EINVAL: NULL, empty or non-printable name; -ENAMETOOLONG: 64 characters
+ * or more; -ENOSPC: a new name and PMC_REGION_MAX names taken; -EALREADY:
+ * @name is open in this thread already; -EOVERFLOW: PMC_REGION_DEPTH_MAX
+ * regions open in this thread.
+ */
+int pmc_region_begin(const char *name);
+/*
+ * Close region @name, the innermost open one in this thread, and add its
+ * counts.  -ENOENT: @name is not open in this thread; -EPROTO: it is open
+ * but a region opened inside it is still open (end that one first).
+ */
+int pmc_region_end(const char *name);
+/* The calling thread's message for its last failed region call ("" when none). */
+const char *pmc_region_error(void);
+
+struct pmc_region_stats {
+	uint64_t calls;			/* completed begin/end pairs */
+	uint64_t time_ns;		/* time counted inside (time_enabled) */
+	unsigned int threads;		/* threads that completed a pair */
+	unsigned int nr_events;
+	uint64_t values[PMCDRV_MAX_EVENTS];	/* in the order of the session's events */
+};
+
+/* The totals of @name over all threads.  -ENOENT: no such region; -ENODEV: not set up. */
+int pmc_region_get(const char *name, struct pmc_region_stats *st);
+/* Number of the session's events, and the name of event @i (NULL when out of range). */
+unsigned int pmc_region_nr_events(void);
+const char *pmc_region_event_name(unsigned int i);
+/* Zero every region's counts in every thread (names stay).  -ENODEV: not set up. */
+int pmc_region_reset(void);
+/*
+ * The table of all regions, totals over threads, in the order they were
+ * first begun: region, threads, calls, time (msec), each event.
+ * -ENODEV: not set up; -EIO: a write failed.
+ */
+int pmc_region_print(FILE *f);
 
 /* ---- event lists: the -e syntax of pmcctl ---------------------------------- */
 #define PMC_EVENT_NAME_MAX	80

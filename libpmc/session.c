@@ -45,6 +45,35 @@ void pmc_session_close(struct pmc_session *s)
 	free(s);
 }
 
+int pmc_session_fd(const struct pmc_session *s)
+{
+	return s->fd;
+}
+
+int pmc_session_adopt(int fd, struct pmc_session **out)
+{
+	struct pmc_session *s;
+	struct pmcdrv_read r = { .size = sizeof(r) };
+	unsigned int i;
+
+	if (fd < 0 || ioctl(fd, PMCDRV_IOC_API_VERSION) < 0)
+		return fd < 0 ? -EBADF : -errno;
+	if (ioctl(fd, PMCDRV_IOC_READ, &r) < 0)
+		return -errno;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->fd = fd;
+	s->inherit = true;
+	s->configured = true;
+	s->cfg.size = sizeof(s->cfg);
+	s->cfg.nr_events = r.nr_events;
+	for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
+		s->cfg.events[i].counter = ~0U;	/* the configuring process knows them */
+	*out = s;
+	return 0;
+}
+
 int pmc_session_api_version(struct pmc_session *s)
 {
 	int v = ioctl(s->fd, PMCDRV_IOC_API_VERSION);
