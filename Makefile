@@ -25,8 +25,8 @@ B		:= build
 COMMON_SRCS	:= common/pmu_logic.c
 LIBPMC_SRCS	:= $(wildcard libpmc/*.c)
 PMCCTL_SRCS	:= $(wildcard pmcctl/*.c)
-# pmcctl's pure formatting, also held against golden files by the unit tests.
-REPORT_SRCS	:= pmcctl/output.c pmcctl/report.c
+# pmcctl's pure formatting and parsing, also held against golden files and tables by the unit tests.
+REPORT_SRCS	:= pmcctl/output.c pmcctl/report.c pmcctl/regions.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))

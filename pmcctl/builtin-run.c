@@ -10,6 +10,7 @@
 
 #include "libpmc.h"
 #include "pmcctl.h"
+#include "regions.h"
 #include "report.h"
 #include "run.h"
 
@@ -38,6 +39,8 @@ static void run_usage(FILE *f)
 	      "                       /dev/cpu/%d/msr_safe (default /dev/cpu/N/msr, then msr_safe)\n"
 	      "  -C, --cpu N          MSR path: the CPU to pin CMD to and count (default: pmcctl's)\n"
 	      "  -f, --force          MSR path: use counters someone else has enabled (put back after)\n"
+	      "      --regions        CMD marks regions with libpmc (pmc_region_begin/end): hand it the\n"
+	      "                       session and print its table of regions after the counts\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
@@ -133,7 +136,7 @@ static int choose_path(struct run_opts *o)
 			return -EBUSY;
 		}
 	} else if (!o->msr) {
-		if (o->c.device || (err != -ENOENT && err != -ENODEV && err != -ENXIO))
+		if (o->c.device || o->regions || (err != -ENOENT && err != -ENODEV && err != -ENXIO))
 			return 0;	/* prepare_events() explains */
 		fprintf(stderr, "pmcctl run: pmcdrv is not loaded (%s: %s): counting one whole CPU through its MSR device instead; "
 			"for per-task counts load pmcdrv (sudo insmod kmod/pmcdrv.ko)\n",
@@ -170,12 +173,47 @@ static int run_once_msr(struct msr_counting *mc, const struct run_opts *o, struc
 	return 0;
 }
 
+/* --regions: add one run's tables to @t; a table that does not parse is an error. */
+static int regions_add(struct region_table *t, struct run_result *res)
+{
+	char err[256];
+	int ret = 0;
+
+	if (res->regions && region_table_add(t, res->regions, res->regions_len, err, sizeof(err))) {
+		fprintf(stderr, "pmcctl run: --regions: the command's region table is malformed: %s\n", err);
+		ret = -EIO;
+	}
+	free(res->regions);
+	res->regions = NULL;
+	return ret;
+}
+
+/* --regions: the table after the counts, or why there is none. */
+static void regions_print(FILE *f, const struct run_opts *o, const struct region_table *t)
+{
+	char target[512];
+	struct report r = { .format = count_format(&o->c), .sep = o->c.csv_sep, .target = target };
+
+	if (t->error[0])
+		fprintf(stderr, "pmcctl run: --regions: the command could not count its regions: %s\n",
+			t->error);
+	if (!t->tables) {
+		fprintf(stderr, "pmcctl run: --regions: '%s' wrote no region table: it does not use libpmc's "
+			"regions (pmc_region_begin), or it ended without exit() (a signal, _exit, exec)\n",
+			o->argv[0]);
+		return;
+	}
+	format_target(target, sizeof(target), o->argv);
+	region_report_print(f, &r, &o->c.events, t, t->runs);
+}
+
 /* Count CMD o.repeat times and print the counts; *status: the last run's wait status. */
 static int run(int argc, char **argv, int *status)
 {
 	struct run_opts o;
 	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
 	struct msr_counting *mc = NULL;
+	struct region_table *regions = NULL;
 	struct run_result res;
 	unsigned int i, r;
 	FILE *out;
@@ -197,9 +235,17 @@ static int run(int argc, char **argv, int *status)
 	}
 	if (ex)
 		return ex;
+	if (o.regions) {
+		regions = calloc(1, sizeof(*regions));
+		if (!regions) {
+			fprintf(stderr, "pmcctl run: out of memory\n");
+			return -ENOMEM;
+		}
+	}
 	out = count_output(&o.c, "run");
 	if (!out) {
 		msr_counting_close(mc);
+		free(regions);
 		return -EIO;
 	}
 	setup_signals();
@@ -210,6 +256,12 @@ static int run(int argc, char **argv, int *status)
 		ex = mc ? run_once_msr(mc, &o, &res) : run_once_task(&o, &res);
 		if (ex)
 			break;
+		if (regions) {
+			regions->runs++;
+			ex = regions_add(regions, &res);
+			if (ex)
+				break;
+		}
 		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&vals[i], (double)res.r.values[i]);
 		acc_add(&t_run, (double)res.r.time_running);
@@ -232,9 +284,13 @@ static int run(int argc, char **argv, int *status)
 		if (out != stderr)
 			fclose(out);
 		msr_counting_close(mc);
+		free(regions);
 		return ex;
 	}
 	print_results(out, &o, mc, vals, &t_run, &elapsed, &ut, &st);
+	if (regions)
+		regions_print(out, &o, regions);
+	free(regions);
 	msr_counting_close(mc);
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.c.out_path, strerror(errno));

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,7 +26,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		   void (*usage)(FILE *f))
 {
 	bool compare = strcmp(cmd, "run");
-	enum { OPT_MSR = 256, OPT_MSR_DEVICE };
+	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS };
 	static const struct option opts[] = {
 		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -33,6 +35,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "msr-device", required_argument, NULL, OPT_MSR_DEVICE },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "regions", no_argument, NULL, OPT_REGIONS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -87,6 +90,9 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 			o->force = true;
 			msr_opt = true;
 			break;
+		case OPT_REGIONS:
+			o->regions = true;
+			break;
 		case 'h':
 			usage(stdout);
 			o->c.help = true;
@@ -104,6 +110,15 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 			"compare measures pmcdrv against perf_event\n");
 		return -EINVAL;
 	}
+	if (compare && o->regions) {
+		fprintf(stderr, "pmcctl compare: --regions is an option of 'pmcctl run'\n");
+		return -EINVAL;
+	}
+	if (o->regions && msr_opt) {
+		fprintf(stderr, "pmcctl %s: --regions needs pmcdrv's task sessions (the command reads its own "
+			"counts through one); drop --msr, --msr-device, -C and -f\n", cmd);
+		return -EINVAL;
+	}
 	if (o->msr && o->c.device) {
 		fprintf(stderr, "pmcctl %s: -d names the pmcdrv device; with --msr use --msr-device\n", cmd);
 		return -EINVAL;
@@ -117,11 +132,80 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	return 0;
 }
 
+/* Steps of the child that can fail, as child_report_fail() reports them. */
+enum { STAGE_ATTACH, STAGE_EXEC, STAGE_REGIONS };
+
+/* --regions: a file the command's processes append their region tables to (whole writes). */
+static int regions_file(void)
+{
+	int fd = memfd_create("pmcctl-regions", MFD_CLOEXEC);
+
+	if (fd < 0 || fcntl(fd, F_SETFL, O_APPEND)) {
+		fprintf(stderr, "pmcctl run: --regions: cannot make the file for the region tables: %s\n",
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+/* In the child: hand the session and the file to the command (libpmc.h "regions"); -errno. */
+static int regions_env(const struct run_opts *o, struct pmc_session *s, int rfd)
+{
+	char num[16], names[PMCDRV_MAX_EVENTS * (PMC_EVENT_NAME_MAX + 1)] = "";
+	int sfd = fcntl(pmc_session_fd(s), F_DUPFD, 3);	/* without close-on-exec */
+	int ofd = fcntl(rfd, F_DUPFD, 3);
+	unsigned int i;
+	size_t n = 0;
+
+	if (sfd < 0 || ofd < 0)
+		return -errno;
+	for (i = 0; i < o->c.events.n; i++)
+		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? "," : "",
+				      o->c.events.ev[i].name);
+	snprintf(num, sizeof(num), "%d", ofd);
+	if (setenv("PMCDRV_REGIONS", num, 1))
+		return -errno;
+	snprintf(num, sizeof(num), "%d", sfd);
+	if (setenv("PMCDRV_REGIONS_SESSION", num, 1) || setenv("PMCDRV_REGIONS_EVENTS", names, 1))
+		return -errno;
+	return 0;
+}
+
+/* What the command's processes wrote into @rfd: res->regions (malloc'd). */
+static int regions_collect(int rfd, struct run_result *res)
+{
+	struct stat st;
+	size_t off = 0;
+	ssize_t n;
+
+	if (fstat(rfd, &st))
+		goto fail;
+	res->regions = malloc((size_t)st.st_size + 1);
+	if (!res->regions)
+		goto fail;
+	while (off < (size_t)st.st_size) {
+		n = pread(rfd, res->regions + off, (size_t)st.st_size - off, (off_t)off);
+		if (n <= 0)
+			goto fail;
+		off += (size_t)n;
+	}
+	res->regions[off] = '\0';
+	res->regions_len = off;
+	return 0;
+fail:
+	fprintf(stderr, "pmcctl run: --regions: cannot read the region tables back: %s\n", strerror(errno));
+	free(res->regions);
+	res->regions = NULL;
+	return -EIO;
+}
+
 int run_once_task(const struct run_opts *o, struct run_result *res)
 {
 	struct pmc_session *s;
 	struct rusage ru;
-	int pipefd[2], msg[2], err, ex;
+	int pipefd[2], msg[2], err, ex, rfd = -1;
 	unsigned int i;
 	ssize_t n;
 	pid_t pid;
@@ -139,8 +223,19 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		pmc_session_close(s);
 		return ex;
 	}
+	res->regions = NULL;
+	res->regions_len = 0;
+	if (o->regions) {
+		rfd = regions_file();
+		if (rfd < 0) {
+			pmc_session_close(s);
+			return rfd;
+		}
+	}
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		fprintf(stderr, "pmcctl run: pipe: %s\n", strerror(errno));
+		if (rfd >= 0)
+			close(rfd);
 		pmc_session_close(s);
 		return -EIO;
 	}
@@ -151,6 +246,8 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		fprintf(stderr, "pmcctl run: fork: %s\n", strerror(errno));
 		close(pipefd[0]);
 		close(pipefd[1]);
+		if (rfd >= 0)
+			close(rfd);
 		pmc_session_close(s);
 		return -EIO;
 	}
@@ -158,9 +255,14 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		close(pipefd[0]);
 		err = pmc_session_attach(s, 0, PMCDRV_ATTACH_ENABLE_ON_EXEC);
 		if (err)
-			child_report_fail(pipefd[1], 0, -err);
+			child_report_fail(pipefd[1], STAGE_ATTACH, -err);
+		if (rfd >= 0) {
+			err = regions_env(o, s, rfd);
+			if (err)
+				child_report_fail(pipefd[1], STAGE_REGIONS, -err);
+		}
 		execvp(o->argv[0], o->argv);
-		child_report_fail(pipefd[1], 1, errno);
+		child_report_fail(pipefd[1], STAGE_EXEC, errno);
 	}
 	close(pipefd[1]);
 	n = read(pipefd[0], msg, sizeof(msg));
@@ -171,12 +273,19 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	child_pid = 0;
 	if (n == (ssize_t)sizeof(msg)) {
 		pmc_session_close(s);
-		if (msg[0] == 0 && msg[1] == EBUSY) {
+		if (rfd >= 0)
+			close(rfd);
+		if (msg[0] == STAGE_REGIONS) {
+			fprintf(stderr, "pmcctl run: --regions: cannot hand the session to the command: %s\n",
+				strerror(msg[1]));
+			return -EIO;
+		}
+		if (msg[0] == STAGE_ATTACH && msg[1] == EBUSY) {
 			fprintf(stderr, "pmcctl run: cannot attach to the command: 'pmcctl stat' counts whole CPUs now, "
 				"and CPU and task sessions exclude each other\n  fix: wait for it to end, then retry\n");
 			return -EBUSY;
 		}
-		if (msg[0] == 0)
+		if (msg[0] == STAGE_ATTACH)
 			return session_error("run", "cannot attach to the command", -msg[1]);
 		fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
 		return msg[1] == ENOENT ? -ENOENT : -ENOEXEC;
@@ -185,7 +294,15 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	res->stime = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	err = pmc_session_read(s, &res->r);
 	pmc_session_close(s);
+	if (rfd >= 0) {
+		ex = regions_collect(rfd, res);
+		close(rfd);
+		if (ex)
+			return ex;
+	}
 	if (err) {
+		free(res->regions);
+		res->regions = NULL;
 		fprintf(stderr, "pmcctl run: reading the counts: %s\n", strerror(-err));
 		return -EIO;
 	}

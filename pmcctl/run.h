@@ -18,6 +18,7 @@ struct run_opts {
 	const char *msr_device;
 	int cpu;		/* -C; -1: the CPU pmcctl is on */
 	bool force;
+	bool regions;		/* --regions (run only): the command's region tables */
 };
 
 /* One measured run. */
@@ -26,6 +27,8 @@ struct run_result {
 	double elapsed;		/* seconds */
 	double utime, stime;
 	int status;		/* wait status */
+	char *regions;		/* --regions: what the command's processes wrote (malloc'd), or NULL */
+	size_t regions_len;
 };
 
 /*
@@ -34,7 +37,12 @@ struct run_result {
  */
 int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		   void (*usage)(FILE *f));
-/* Run the command once under a new task session. */
+/*
+ * Run the command once under a new task session.  With o->regions the
+ * command gets the session and a file for its region tables through the
+ * environment (PMCDRV_REGIONS, _SESSION, _EVENTS: libpmc.h), and
+ * res->regions holds what it wrote; the caller frees it.
+ */
 int run_once_task(const struct run_opts *o, struct run_result *res);
 
 #endif /* PMCDRV_PMCCTL_RUN_H */

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the region API, libpmc/region.c, on a fake self-reader
+ * (each read of a thread advances its counts by 1, 2, 3, ... per event and
+ * its time by 10 ns, so every region's totals are known exactly): counts
+ * and nesting, every error with its errno and message, the table and
+ * nesting limits, threads, a name buffer reused for another name, read
+ * failures, fork; and pmcctl's side (pmcctl/regions.c): the machine form
+ * written by libpmc read back, malformed tables refused with the line
+ * named, and the report in text, CSV and JSON.
+ *
+ * Linked into the one unit binary; main() calls register_region_tests().
+ */
+#include <CUnit/Basic.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json_check.h"
+#include "libpmc.h"
+#include "region-internal.h"
+#include "regions.h"
+#include "unit.h"
+
+#define NEV 3
+
+struct fake_reader {
+	uint64_t k;	/* reads so far */
+};
+
+static int fake_read_err;	/* the next reads fail with it */
+
+static int fake_open(void *ctx, void **reader)
+{
+	(void)ctx;
+	*reader = calloc(1, sizeof(struct fake_reader));
+	return *reader ? 0 : -ENOMEM;
+}
+
+static int fake_read(void *reader, uint64_t *vals, unsigned int n, uint64_t *time_ns)
+{
+	struct fake_reader *r = reader;
+	unsigned int i;
+
+	if (fake_read_err)
+		return fake_read_err;
+	r->k++;
+	for (i = 0; i < n; i++)
+		vals[i] = r->k * (i + 1);
+	*time_ns = r->k * 10;
+	return 0;
+}
+
+static void fake_close(void *reader)
+{
+	free(reader);
+}
+
+static const struct pmc_region_backend fake = {
+	.open = fake_open,
+	.read = fake_read,
+	.close = fake_close,
+};
+
+static const char *const names[NEV] = { "instructions", "cycles", "branches" };
+
+static void setup(void)
+{
+	fake_read_err = 0;
+	CU_ASSERT_EQUAL_FATAL(pmc_region_init_backend(&fake, NULL, NEV, names), 0);
+}
+
+/* Region @name has @calls calls in @threads threads, and each pair read @per times apart. */
+static void expect(const char *name, uint64_t calls, unsigned int threads, uint64_t per)
+{
+	struct pmc_region_stats st;
+	unsigned int i;
+
+	CU_ASSERT_EQUAL_FATAL(pmc_region_get(name, &st), 0);
+	CU_ASSERT_EQUAL(st.calls, calls);
+	CU_ASSERT_EQUAL(st.threads, threads);
+	CU_ASSERT_EQUAL(st.nr_events, NEV);
+	CU_ASSERT_EQUAL(st.time_ns, calls * per * 10);
+	for (i = 0; i < NEV; i++)
+		CU_ASSERT_EQUAL(st.values[i], calls * per * (i + 1));
+}
+
+static void expect_err(int ret, int err, const char *fragment)
+{
+	CU_ASSERT_EQUAL(ret, err);
+	if (!strstr(pmc_region_error(), fragment)) {
+		printf("\n    message '%s' lacks '%s'\n", pmc_region_error(), fragment);
+		CU_FAIL("message");
+	}
+}
+
+static void test_counts(void)
+{
+	int i;
+
+	setup();
+	CU_ASSERT_EQUAL(pmc_region_nr_events(), NEV);
+	CU_ASSERT_STRING_EQUAL(pmc_region_event_name(1), "cycles");
+	CU_ASSERT_PTR_NULL(pmc_region_event_name(NEV));
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(pmc_region_begin("a"), 0);
+		CU_ASSERT_EQUAL(pmc_region_end("a"), 0);
+	}
+	expect("a", 3, 1, 1);
+	CU_ASSERT_EQUAL(pmc_region_reset(), 0);
+	expect("a", 0, 0, 1);
+	pmc_region_teardown();
+}
+
+static void test_nesting(void)
+{
+	setup();
+	CU_ASSERT_EQUAL(pmc_region_begin("outer"), 0);
+	CU_ASSERT_EQUAL(pmc_region_begin("inner"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("inner"), 0);
+	CU_ASSERT_EQUAL(pmc_region_begin("inner"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("inner"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("outer"), 0);
+	expect("inner", 2, 1, 1);
+	expect("outer", 1, 1, 5);	/* reads 1 and 6 */
+	pmc_region_teardown();
+}
+
+static void test_errors(void)
+{
+	char longname[PMC_REGION_NAME_MAX + 1];
+	struct pmc_region_stats st;
+
+	CU_ASSERT_EQUAL(pmc_region_get("a", &st), -ENODEV);
+	CU_ASSERT_EQUAL(pmc_region_print(stdout), -ENODEV);
+	CU_ASSERT_EQUAL(pmc_region_reset(), -ENODEV);
+	CU_ASSERT_EQUAL(pmc_region_nr_events(), 0);
+	setup();
+	CU_ASSERT_EQUAL(pmc_region_init_backend(&fake, NULL, NEV, names), -EALREADY);
+	expect_err(pmc_region_init(NULL), -EALREADY, "already set up");
+	expect_err(pmc_region_end("never"), -ENOENT, "'never': it is not open in this thread");
+	CU_ASSERT_EQUAL(pmc_region_begin("z"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("z"), 0);
+	expect_err(pmc_region_end("z"), -ENOENT, "'z': it is not open");
+	CU_ASSERT_EQUAL(pmc_region_begin("a"), 0);
+	expect_err(pmc_region_begin("a"), -EALREADY, "open in this thread already");
+	CU_ASSERT_EQUAL(pmc_region_begin("b"), 0);
+	expect_err(pmc_region_end("a"), -EPROTO, "region 'b', begun inside it, is still open; end 'b' first");
+	CU_ASSERT_EQUAL(pmc_region_end("b"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("a"), 0);
+	expect("a", 1, 1, 3);
+	memset(longname, 'x', sizeof(longname));
+	longname[PMC_REGION_NAME_MAX] = '\0';
+	expect_err(pmc_region_begin(longname), -ENAMETOOLONG, "at most 63 characters");
+	longname[PMC_REGION_NAME_MAX - 1] = '\0';
+	CU_ASSERT_EQUAL(pmc_region_begin(longname), 0);	/* 63: the longest */
+	CU_ASSERT_EQUAL(pmc_region_end(longname), 0);
+	expect_err(pmc_region_begin(""), -EINVAL, "empty");
+	expect_err(pmc_region_begin(NULL), -EINVAL, "NULL");
+	expect_err(pmc_region_end(NULL), -EINVAL, "NULL");
+	expect_err(pmc_region_begin("tab\there"), -EINVAL, "not printable ASCII (byte 3, 0x09)");
+	expect_err(pmc_region_get("nope", &st), -ENOENT, "no region 'nope'");
+	/* A failed read: begin fails, end closes the region without counting. */
+	fake_read_err = -EIO;
+	expect_err(pmc_region_begin("c"), -EIO, "reading the counters");
+	fake_read_err = 0;
+	CU_ASSERT_EQUAL(pmc_region_begin("c"), 0);
+	fake_read_err = -EIO;
+	expect_err(pmc_region_end("c"), -EIO, "ended without counting");
+	fake_read_err = 0;
+	expect_err(pmc_region_end("c"), -ENOENT, "not open");
+	expect("c", 0, 0, 1);
+	pmc_region_teardown();
+}
+
+static void test_limits(void)
+{
+	char name[32];
+	int i;
+
+	setup();
+	for (i = 0; i < PMC_REGION_MAX; i++) {
+		snprintf(name, sizeof(name), "r%d", i);
+		CU_ASSERT_EQUAL_FATAL(pmc_region_begin(name), 0);
+		CU_ASSERT_EQUAL_FATAL(pmc_region_end(name), 0);
+	}
+	expect_err(pmc_region_begin("one-too-many"), -ENOSPC, "the table holds 256 regions");
+	CU_ASSERT_EQUAL(pmc_region_begin("r7"), 0);	/* known names still work */
+	CU_ASSERT_EQUAL(pmc_region_end("r7"), 0);
+	expect("r7", 2, 1, 1);
+	/* The name buffer held 256 names in turn: each pair went to its own region. */
+	expect("r255", 1, 1, 1);
+	for (i = 0; i < PMC_REGION_DEPTH_MAX; i++) {
+		snprintf(name, sizeof(name), "r%d", i);
+		CU_ASSERT_EQUAL_FATAL(pmc_region_begin(name), 0);
+	}
+	expect_err(pmc_region_begin("r100"), -EOVERFLOW, "32 regions are open in this thread");
+	for (i = PMC_REGION_DEPTH_MAX - 1; i >= 0; i--) {
+		snprintf(name, sizeof(name), "r%d", i);
+		CU_ASSERT_EQUAL_FATAL(pmc_region_end(name), 0);
+	}
+	pmc_region_teardown();
+}
+
+#define THREADS	4
+#define PAIRS	1000
+
+static void *thread_fn(void *arg)
+{
+	char own[32];
+	long fails = 0;
+	int i;
+
+	snprintf(own, sizeof(own), "own-%ld", (long)(intptr_t)arg);
+	for (i = 0; i < PAIRS; i++) {
+		fails += pmc_region_begin("shared") != 0;
+		fails += pmc_region_begin(own) != 0;
+		fails += pmc_region_end(own) != 0;
+		fails += pmc_region_end("shared") != 0;
+	}
+	/* Ending another thread's open region is not possible: this thread has none. */
+	fails += pmc_region_end("shared") != -ENOENT;
+	return (void *)fails;
+}
+
+static void test_threads(void)
+{
+	pthread_t th[THREADS];
+	void *fails;
+	char own[32];
+	int i;
+
+	setup();
+	for (i = 0; i < THREADS; i++)
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&th[i], NULL, thread_fn, (void *)(intptr_t)i), 0);
+	for (i = 0; i < THREADS; i++) {
+		CU_ASSERT_EQUAL(pthread_join(th[i], &fails), 0);
+		CU_ASSERT_PTR_NULL(fails);
+	}
+	expect("shared", THREADS * PAIRS, THREADS, 3);
+	for (i = 0; i < THREADS; i++) {
+		snprintf(own, sizeof(own), "own-%d", i);
+		expect(own, PAIRS, 1, 1);
+	}
+	pmc_region_teardown();
+}
+
+static void test_fork(void)
+{
+	pid_t pid;
+	int status;
+
+	setup();
+	CU_ASSERT_EQUAL(pmc_region_begin("a"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("a"), 0);
+	CU_ASSERT_EQUAL(pmc_region_begin("open"), 0);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		struct pmc_region_stats st;
+		int bad = 0;
+
+		/* The child starts empty, with nothing open, and counts on its own. */
+		bad |= pmc_region_get("a", &st) != 0 || st.calls != 0;
+		bad |= pmc_region_end("open") != -ENOENT;
+		bad |= pmc_region_begin("a") != 0 || pmc_region_end("a") != 0;
+		bad |= pmc_region_get("a", &st) != 0 || st.calls != 1 || st.values[0] != 1;
+		_exit(bad);
+	}
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CU_ASSERT_EQUAL(pmc_region_end("open"), 0);
+	expect("a", 1, 1, 1);
+	pmc_region_teardown();
+}
+
+/* Everything @fn writes to a memory stream, NUL-terminated; free() it. */
+static char *capture_print(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(pmc_region_print(f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_print(void)
+{
+	char *out;
+
+	setup();
+	CU_ASSERT_EQUAL(pmc_region_begin("matmul"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("matmul"), 0);
+	out = capture_print();
+	CU_ASSERT_STRING_EQUAL(out,
+		"region threads        calls           msec     instructions           cycles         branches\n"
+		"matmul       1            1       0.000010                1                2                3\n");
+	free(out);
+	pmc_region_teardown();
+}
+
+/* The machine form written by libpmc, read back by pmcctl. */
+static void test_round_trip(void)
+{
+	static struct region_table t;
+	char err[256], *buf;
+	int fd = memfd_create("regions", 0);
+	off_t len;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	setup();
+	CU_ASSERT_EQUAL(pmc_region_begin("with blanks"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("with blanks"), 0);
+	CU_ASSERT_EQUAL(pmc_region_begin("b"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("b"), 0);
+	CU_ASSERT_EQUAL(pmc_region_write_table(fd), 0);
+	CU_ASSERT_EQUAL(pmc_region_write_table(fd), 0);	/* a second process, say */
+	pmc_region_teardown();
+	len = lseek(fd, 0, SEEK_CUR);
+	buf = calloc(1, (size_t)len + 1);
+	CU_ASSERT_EQUAL_FATAL(pread(fd, buf, (size_t)len, 0), len);
+	close(fd);
+	memset(&t, 0, sizeof(t));
+	CU_ASSERT_EQUAL(region_table_add(&t, buf, (size_t)len, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(t.tables, 2);
+	CU_ASSERT_EQUAL(t.nr_events, NEV);
+	CU_ASSERT_EQUAL_FATAL(t.n, 2);
+	CU_ASSERT_STRING_EQUAL(t.rows[0].name, "with blanks");
+	CU_ASSERT_STRING_EQUAL(t.rows[1].name, "b");
+	CU_ASSERT_EQUAL(t.rows[1].threads, 2);
+	CU_ASSERT_EQUAL(t.rows[1].calls, 2);
+	CU_ASSERT_EQUAL(t.rows[1].values[2], 6);
+	CU_ASSERT_EQUAL(t.rows[1].time_ns, 20);
+	CU_ASSERT_STRING_EQUAL(t.error, "");
+	free(buf);
+}
+
+static void test_bad_tables(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "r 1 1 1 1 1 a\n", "line 1: no 'pmcdrv-regions 1' header" },
+		{ "pmcdrv-regions 1 5\n", "line 1: the header needs PID NEVENTS" },
+		{ "pmcdrv-regions 1 5 17\n", "line 1: NEVENTS is not a number from 0 to 16" },
+		{ "pmcdrv-regions 1 5 1\nr 1 2 3 4 5 x", "line 2: the last line is cut short" },
+		{ "pmcdrv-regions 1 5 2\nr 1 2 3 4 5 x\n", "line 2: value 2 of 2 is missing" },
+		{ "pmcdrv-regions 1 5 1\nr 1 2 3 x\n", "line 2: a region record needs PID TID CALLS TIME_NS" },
+		{ "pmcdrv-regions 1 5 1\nr 1 2 3 4 5 \n", "line 2: the region name is empty" },
+		{ "pmcdrv-regions 1 5 1\nq 1\n", "line 2: not a region record" },
+		{ "pmcdrv-regions 1 5 1\npmcdrv-regions 1 6 2\n", "line 2: a table of 2 events after tables of 1" },
+		{ "pmcdrv-regions 1 5 1\nr 1 2 99999999999999999999 4 5 a\n", "line 2: a region record needs" },
+	};
+	static const char etable[] = "pmcdrv-regions 1 5 0\ne 5 cannot open /dev/pmcdrv\n";
+	static struct region_table t;
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(&t, 0, sizeof(t));
+		err[0] = '\0';
+		CU_ASSERT_EQUAL(region_table_add(&t, bad[i].text, strlen(bad[i].text), err, sizeof(err)), -EINVAL);
+		if (strncmp(err, bad[i].msg, strlen(bad[i].msg))) {
+			printf("\n    table %u: '%s', expected '%s'\n", i, err, bad[i].msg);
+			CU_FAIL("message");
+		}
+	}
+	/* An error record is kept, not refused. */
+	memset(&t, 0, sizeof(t));
+	CU_ASSERT_EQUAL(region_table_add(&t, etable, strlen(etable), err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(t.error, "cannot open /dev/pmcdrv");
+	CU_ASSERT_EQUAL(t.tables, 1);
+	CU_ASSERT_EQUAL(t.n, 0);
+}
+
+static char *report(enum report_format fmt, const struct region_table *t, const struct pmc_evlist *ev,
+		    unsigned int runs, size_t *len)
+{
+	struct report r = { .format = fmt, .sep = ";", .target = "'./prog'" };
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	region_report_print(f, &r, ev, t, runs);
+	fclose(f);
+	return buf;
+}
+
+static void test_report(void)
+{
+	static const char text[] =
+		"pmcdrv-regions 1 10 2\n"
+		"r 10 10 2 3000000 2000000 4000000 multiply\n"
+		"r 10 11 2 1000000 1000000 2000000 multiply\n"
+		"r 10 10 1 500 100 200 init \"x\"\n";
+	static struct region_table t;
+	struct pmc_evlist ev = { .n = 0 };
+	char err[256], *out;
+	size_t len;
+
+	memset(&t, 0, sizeof(t));
+	CU_ASSERT_EQUAL_FATAL(pmc_evlist_parse(&ev, "instructions:u,cycles:u", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(region_table_add(&t, text, strlen(text), err, sizeof(err)), 0);
+	out = report(REPORT_TEXT, &t, &ev, 1, &len);
+	if (getenv("PMCDRV_SHOW"))
+		fputs(out, stdout);
+	CU_ASSERT_STRING_EQUAL(out,
+		" Regions of './prog':\n\n"
+		" region    threads          calls         msec     instructions:u           cycles:u\n"
+		" multiply        2              4        4.000          3,000,000          6,000,000\n"
+		" init \"x\"        1              1        0.001                100                200\n\n");
+	free(out);
+	out = report(REPORT_TEXT, &t, &ev, 2, &len);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, " Regions of './prog' (means of 2 runs):\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, " multiply        1              2        2.000          1,500,000"));
+	free(out);
+	out = report(REPORT_CSV, &t, &ev, 1, &len);
+	CU_ASSERT_STRING_EQUAL(out,
+		"region;multiply;2;4;4.000000;3000000;instructions:u\n"
+		"region;multiply;2;4;4.000000;6000000;cycles:u\n"
+		"region;init \"x\";1;1;0.000500;100;instructions:u\n"
+		"region;init \"x\";1;1;0.000500;200;cycles:u\n");
+	free(out);
+	out = report(REPORT_JSON, &t, &ev, 1, &len);
+	CU_ASSERT_STRING_EQUAL(out,
+		"{\"region\": \"multiply\", \"threads\": 2, \"calls\": 4, \"msec\": 4.000000, \"events\": ["
+		"{\"event\": \"instructions:u\", \"counter-value\": 3000000.000000}, "
+		"{\"event\": \"cycles:u\", \"counter-value\": 6000000.000000}]}\n"
+		"{\"region\": \"init \\\"x\\\"\", \"threads\": 1, \"calls\": 1, \"msec\": 0.000500, \"events\": ["
+		"{\"event\": \"instructions:u\", \"counter-value\": 100.000000}, "
+		"{\"event\": \"cycles:u\", \"counter-value\": 200.000000}]}\n");
+	json_lines_ok_at(__FILE__, __LINE__, "regions JSON", out, len);
+	jq_check_at(__FILE__, __LINE__, "regions JSON", out, len, 2);
+	free(out);
+}
+
+static const struct unit_test tests[] = {
+	{ "counts and reset", test_counts },
+	{ "nesting", test_nesting },
+	{ "errors and messages", test_errors },
+	{ "table and depth limits", test_limits },
+	{ "threads", test_threads },
+	{ "fork", test_fork },
+	{ "pmc_region_print", test_print },
+	{ "machine form round trip", test_round_trip },
+	{ "malformed tables", test_bad_tables },
+	{ "pmcctl report", test_report },
+};
+
+void register_region_tests(void)
+{
+	UNIT_ADD_SUITE("regions", tests);
+}
