@@ -32,6 +32,8 @@ GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))
 PROG_SRCS	:= $(wildcard tests/progs/*.S)
 PROG_BINS	:= $(patsubst tests/progs/%.S,$(B)/progs/%,$(PROG_SRCS))
+EXAMPLE_SRCS	:= $(wildcard examples/*.c)
+EXAMPLE_BINS	:= $(patsubst examples/%.c,$(B)/examples/%,$(EXAMPLE_SRCS))
 
 obj		= $(patsubst %.c,$(B)/obj/%.o,$(1))
 uobj		= $(patsubst %.c,$(B)/unit-obj/%.o,$(1))
@@ -39,9 +41,9 @@ LIBPMC_OBJS	:= $(call obj,$(LIBPMC_SRCS) $(COMMON_SRCS))
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
 UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS))
 
-.PHONY: all module user install tests deps check unit kbuild-check guest-check demo bench clean help
+.PHONY: all module user examples install tests deps check unit kbuild-check guest-check demo bench clean help
 
-all: module user ## build kmod/pmcdrv.ko against KDIR and the user-space tools
+all: module user examples ## build kmod/pmcdrv.ko against KDIR, the user-space tools and examples/
 
 help: ## this list
 	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  make \1\t\2/p' $(MAKEFILE_LIST) | expand -t 22
@@ -68,6 +70,13 @@ $(B)/libpmc.a: $(LIBPMC_OBJS)
 $(B)/bin/pmcctl: $(PMCCTL_OBJS) $(B)/libpmc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
+
+# examples/: small programs that use libpmc as a user would (regions, self-read).
+examples: $(EXAMPLE_BINS) ## the programs of examples/ (build/examples/)
+
+$(B)/examples/%: examples/%.c $(B)/libpmc.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(B)/libpmc.a -lpthread
 
 # libpmc's public header needs the shared logic's and the ABI's beside it.
 install: user ## pmcctl, libpmc.a and its headers under DESTDIR/PREFIX
@@ -97,7 +106,7 @@ $(B)/progs/%: tests/progs/%.S
 	@mkdir -p $(dir $@)
 	$(CC) -nostdlib -static -no-pie -o $@ $<
 
-tests: user $(B)/tests/unit $(GUEST_BINS) $(PROG_BINS) ## tools, unit tests and the guest's test programs
+tests: user examples $(B)/tests/unit $(GUEST_BINS) $(PROG_BINS) ## tools, examples, unit tests and the guest's test programs
 
 deps: ## install every Debian package the build, tests and guest need
 	tests/deps.sh

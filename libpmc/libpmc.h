@@ -170,6 +170,11 @@ int pmc_region_begin(const char *name);
  * but a region opened inside it is still open (end that one first).
  */
 int pmc_region_end(const char *name);
+/*
+ * 1 when the calling thread's regions read the counters through RDPMC and
+ * the self-read page, 0 through the READ ioctl; -ENODEV before its first begin.
+ */
+int pmc_region_fast(void);
 /* The calling thread's message for its last failed region call ("" when none). */
 const char *pmc_region_error(void);
 

@@ -6,6 +6,7 @@
 #ifndef PMCDRV_LIBPMC_REGION_INTERNAL_H
 #define PMCDRV_LIBPMC_REGION_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The self-reader of one thread: pmc_self_open/read/close, or a test's fake. */
@@ -14,6 +15,7 @@ struct pmc_region_backend {
 	/* The first @n counts and the time in ns (time_enabled); counts never decrease. */
 	int (*read)(void *reader, uint64_t *vals, unsigned int n, uint64_t *time_ns);
 	void (*close)(void *reader);
+	bool (*fast)(const void *reader);	/* reads through RDPMC (NULL: never) */
 };
 
 /*

@@ -128,10 +128,16 @@ static void self_close(void *reader)
 	pmc_self_close(reader);
 }
 
+static bool self_fast(const void *reader)
+{
+	return pmc_self_fast(reader);
+}
+
 static const struct pmc_region_backend session_backend = {
 	.open = self_open,
 	.read = self_read,
 	.close = self_close,
+	.fast = self_fast,
 };
 
 /* ---- threads ------------------------------------------------------------- */
@@ -286,8 +292,11 @@ static int adopt_session(const char *fdstr, const char *events)
 	return 0;
 }
 
-static const char *open_hint(int err)
+static const char *open_hint(int err, bool at_open)
 {
+	if (at_open && (err == -EACCES || err == -EPERM))
+		return "; the device's mode does not let this user open it (pmcdrv's devmode parameter, "
+		       "docs/security.md)";
 	switch (err) {
 	case -ENOENT:
 	case -ENODEV:
@@ -295,7 +304,8 @@ static const char *open_hint(int err)
 		return "; load pmcdrv (sudo insmod kmod/pmcdrv.ko)";
 	case -EACCES:
 	case -EPERM:
-		return "; kernel.perf_event_paranoid forbids it: lower it, or get CAP_PERFMON";
+		return "; kernel.perf_event_paranoid forbids it: lower it, or get CAP_PERFMON "
+		       "(docs/security.md)";
 	case -EEXIST:
 		return "; this thread is counted by another session already: under pmcctl use "
 		       "'pmcctl run --regions', which shares its session";
@@ -316,7 +326,7 @@ static int open_session(const char *device, const char *events)
 
 	err = pmc_session_open(path, &tab.s);
 	if (err)
-		return fail(err, "regions: cannot open %s: %s%s", path, strerror(-err), open_hint(err));
+		return fail(err, "regions: cannot open %s: %s%s", path, strerror(-err), open_hint(err, true));
 	err = event_list(&l, events, tab.s);
 	if (err)
 		return err;
@@ -330,10 +340,11 @@ static int open_session(const char *device, const char *events)
 	pmc_session_set_inherit(tab.s, true);
 	err = pmc_session_config(tab.s);
 	if (err)
-		return fail(err, "regions: cannot configure the events: %s%s", strerror(-err), open_hint(err));
+		return fail(err, "regions: cannot configure the events: %s%s", strerror(-err),
+			    open_hint(err, false));
 	err = pmc_session_attach(tab.s, 0, 0);
 	if (err)
-		return fail(err, "regions: cannot count this thread: %s%s", strerror(-err), open_hint(err));
+		return fail(err, "regions: cannot count this thread: %s%s", strerror(-err), open_hint(err, false));
 	return 0;
 }
 
@@ -615,6 +626,15 @@ int pmc_region_end(const char *name)
 	for (i = 0; i < tab.nr_events; i++)
 		add64(&r->vals[i], now[i] - f->vals[i]);
 	return 0;
+}
+
+int pmc_region_fast(void)
+{
+	const struct thread_regions *t = cur;
+
+	if (!t)
+		return fail(-ENODEV, "regions: this thread began no region yet");
+	return tab.be->fast && tab.be->fast(t->reader) ? 1 : 0;
 }
 
 /* ---- results ------------------------------------------------------------- */

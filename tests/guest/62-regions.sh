@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+# Regions (libpmc's pmc_region_*, pmcctl run --regions) and examples/:
+# the examples' output under pmcctl and alone, text/CSV/JSON tables, -r,
+# threads, the errors a program and pmcctl report, and the exact cost of
+# one begin/end pair (tests/guest/region-cost.conf).
+. tests/lib/guest.sh
+. tests/guest/region-cost.conf
+matmul=build/examples/matmul
+selfread=build/examples/selfread
+cost=build/tests/region_cost
+for b in $matmul $selfread $cost; do
+	if [ ! -x $b ]; then
+		fail "$b" "not built (make tests)"
+		exit 0
+	fi
+done
+
+# pmcctl run --regions with a program that marks none, or writes garbage.
+out=$(pmcctl run --regions -e task-clock -- true 2>&1)
+rc=$?
+expect_eq "run --regions: a program without regions: its exit status" "$rc" 0
+check "run --regions: a program without regions is named" grep -q "'true' wrote no region table" <<<"$out"
+out=$(pmcctl run --regions -e task-clock -- sh -c 'echo garbage >&$PMCDRV_REGIONS' 2>&1)
+expect_eq "run --regions: a malformed table -> 1" "$?" 1
+check "run --regions: the malformed line is named" grep -q "malformed: line 1: no 'pmcdrv-regions 1' header" <<<"$out"
+pmcctl run --regions --msr -- true 2>/dev/null
+expect_eq "run --regions --msr -> 2" "$?" 2
+pmcctl compare --regions -- true 2>/dev/null
+expect_eq "compare --regions -> 2" "$?" 2
+
+if ! have_pmu; then
+	# Without a PMU: software events only; the regions still count time and calls.
+	out=$(pmcctl run --regions -e task-clock -- $matmul 32 2>&1)
+	check "no PMU: matmul under run --regions -e task-clock" grep -qE '^ multiply +1 +1 ' <<<"$out"
+	echo "SKIP: instructions:u checks: no PMU in this guest"
+	exit 0
+fi
+
+# 1234567 -> 1,234,567, as pmcctl prints counts.
+commas() { sed -e ':a' -e 's/\B[0-9]\{3\}\>/,&/' -e 'ta' <<<"$1"; }
+
+# The example under pmcctl: its own table (stdout) and pmcctl's (stderr)
+# agree.  (A region's count depends on the number of events: each read
+# copies them all.)
+pmcctl run --regions -e instructions:u -- $matmul 64 >/tmp/own 2>/tmp/pmc
+expect_eq "matmul under run --regions: exit 0" "$?" 0
+check "matmul: computed" grep -q '^matmul: n=64 threads=1 trace=' /tmp/own
+check "pmcctl: the usual counts" grep -q 'instructions:u' /tmp/pmc
+check "pmcctl: a table of regions after them" grep -q "Regions of '$matmul 64':" /tmp/pmc
+pm=$(awk '$1 == "multiply" { gsub(",", "", $5); print $5 }' /tmp/pmc)
+own=$(awk '$1 == "multiply" { print $5 }' /tmp/own)
+pi=$(awk '$1 == "init" { gsub(",", "", $5); print $5 }' /tmp/pmc)
+total=$(awk '$2 == "instructions:u" { gsub(",", "", $1); print $1 }' /tmp/pmc)
+expect_eq "multiply: pmcctl's instructions:u = the program's own" "$pm" "$own"
+check "multiply: >= 2 instructions per multiply-add (64^3)" test "${pm:-0}" -ge $((2 * 64 * 64 * 64))
+check "init: >= 64^2 instructions" test "${pi:-0}" -ge $((64 * 64))
+check "regions within the whole run's instructions:u" test $((pm + pi)) -lt "${total:-0}"
+check "multiply and init: 1 thread, 1 call" grep -qE '^ multiply +1 +1 ' /tmp/pmc
+pmcctl run --regions -e instructions:u -- $matmul 64 >/dev/null 2>/tmp/pmc2
+pm2=$(awk '$1 == "multiply" { gsub(",", "", $5); print $5 }' /tmp/pmc2)
+expect_eq "multiply: the same instructions:u in a second run (exact)" "$pm2" "$pm"
+pmcctl run --regions -e instructions:u,cycles:u -- $matmul 64 >/dev/null 2>/tmp/pmc3
+check "two events: multiply's cycles:u = 2 x its instructions:u (emulated PMU)" \
+	awk '$1 == "multiply" { gsub(",", "", $5); gsub(",", "", $6); ok = $6 == 2 * $5 && $5 > 0 } END { exit !ok }' /tmp/pmc3
+
+# CSV, JSON, -r, threads.
+out=$(pmcctl run --regions -x, -e instructions:u -- $matmul 64 2>&1 >/dev/null)
+check "CSV: region,multiply,1,1,MSEC,$pm,instructions:u" \
+	grep -qE "^region,multiply,1,1,[0-9.]+,$pm,instructions:u$" <<<"$out"
+out=$(pmcctl run --regions -j -e instructions:u -- $matmul 64 2>&1 >/dev/null)
+check "JSON: one object per region, multiply's count" \
+	jq -e -s "map(select(.region == \"multiply\"))[0] | .calls == 1 and .threads == 1 and .events[0].event == \"instructions:u\" and .events[0][\"counter-value\"] == $pm" <<<"$out"
+check "JSON: every line an object" jq -e -s 'all(type == "object")' <<<"$out"
+out=$(pmcctl run -r 3 --regions -e instructions:u -- $matmul 64 2>&1 >/dev/null)
+check "-r 3: means of 3 runs" grep -q "Regions of '$matmul 64' (means of 3 runs):" <<<"$out"
+check "-r 3: the mean of exact counts is the count" \
+	grep -qE "^ multiply +1 +1 +[0-9.]+ +$(commas "$pm")\$" <<<"$out"
+out=$(pmcctl run --regions -e instructions:u -- $matmul 64 4 2>&1 >/dev/null)
+check "4 threads: multiply ran in 4 threads, 4 calls" grep -qE '^ multiply +4 +4 ' <<<"$out"
+
+# Alone: the program opens its own session; PMCDRV_REGIONS=FILE appends the table at exit.
+rm -f /tmp/regions.txt
+out=$(PMCDRV_REGIONS=/tmp/regions.txt PMCDRV_REGIONS_EVENTS=instructions:u $matmul 64 2>&1)
+expect_eq "alone: exit 0" "$?" 0
+own=$(awk '$1 == "multiply" { print $5 }' <<<"$out")
+expect_eq "alone: multiply's instructions:u as under pmcctl" "$own" "$pm"
+check "alone: the table appended to PMCDRV_REGIONS=FILE at exit" grep -qE "^multiply +1 +1 +[0-9.]+ +$pm\$" /tmp/regions.txt
+# Under pmcctl without --regions the program cannot count itself: one session per task.
+out=$(pmcctl run -e instructions:u -- $matmul 16 2>&1)
+expect_eq "under run without --regions: the program fails (3)" "$?" 3
+check "... saying another session counts it and how to share it" \
+	grep -q "counted by another session already: under pmcctl use 'pmcctl run --regions'" <<<"$out"
+# Not permitted: nobody cannot open the device (mode 0600).
+chmod 755 /
+grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+out=$(su -s /bin/sh nobody -c "$PWD/$matmul 16" 2>&1)
+expect_eq "nobody: exit 3" "$?" 3
+check "nobody: the message names the device and its mode" \
+	grep -q "cannot open /dev/pmcdrv: Permission denied; the device's mode" <<<"$out"
+out=$(PMCDRV_REGIONS_EVENTS=bogus $matmul 16 2>&1)
+check "a bad PMCDRV_REGIONS_EVENTS is named" grep -q "PMCDRV_REGIONS_EVENTS / events: .*bogus" <<<"$out"
+
+# The self-reading example.
+out=$($selfread 20 instructions:u,cycles:u)
+expect_eq "selfread: exit 0" "$?" 0
+check "selfread: 20 reads" test "$(grep -c '^read ' <<<"$out")" = 20
+check "selfread: never decreasing" grep -q '^selfread: monotonic$' <<<"$out"
+check "selfread: cycles = 2 x instructions (emulated PMU)" \
+	awk '/^read / { split($3, i, "="); split($4, c, "="); if (c[2] != 2 * i[2]) exit 1 }' <<<"$out"
+
+# The cost of one begin/end pair: exactly N*K + C for N = 1, 1000, 10000
+# (N = 0 skips the loop's entry, so C would differ).
+out=$($cost 1 1000 10000)
+echo "$out" | sed 's/^/    /'
+path=$(sed -n 's/^region_cost path=//p' <<<"$out")
+c1=$(sed -n 's/^n=1 insns=\([0-9]*\).*/\1/p' <<<"$out")
+c2=$(sed -n 's/^n=1000 insns=\([0-9]*\).*/\1/p' <<<"$out")
+c3=$(sed -n 's/^n=10000 insns=\([0-9]*\).*/\1/p' <<<"$out")
+check "cost: all pairs completed" grep -q '^n=10000 insns=[0-9]* calls=10000$' <<<"$out"
+if [ -n "$c1" ] && [ -n "$c2" ] && [ -n "$c3" ]; then
+	k=$(((c2 - c1) / 999))
+	expect_eq "cost: 999 more pairs are an exact multiple of one" $(((c2 - c1) % 999)) 0
+	expect_eq "cost: 10000 pairs are exactly 10000*K + C (K = $k, C = $((c1 - k)))" \
+		$((c3 - 10000 * k)) $((c1 - k))
+	if [ "$path" = rdpmc ]; then want=$REGION_PAIR_INSNS_RDPMC; else want=$REGION_PAIR_INSNS_IOCTL; fi
+	expect_eq "cost: K on the $path path = tests/guest/region-cost.conf's" "$k" "${want:-unset}"
+else
+	fail "cost: measured" "no counts in region_cost's output"
+fi
