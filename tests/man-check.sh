@@ -1,19 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The man page docs/pmcctl.1:
-#   1. groff -man -ww -z and man --warnings print no warning;
-#   2. every option that 'pmcctl --help' and 'pmcctl COMMAND --help' print
-#      (long --options and short -o alike) appears in the page's subsection
+# The man pages docs/pmcctl.1 and docs/libpmc.3:
+#   1. groff -man -ww -z and man --warnings print no warning, for both;
+#   2. libpmc(3): every function and PMC_REGION_* constant libpmc/libpmc.h
+#      declares, and every PMCDRV_* environment variable libpmc/*.c reads,
+#      appears in the page (functions in a prototype line of its own);
+#   3. every option that 'pmcctl --help' and 'pmcctl COMMAND --help' print
+#      (long --options and short -o alike) appears in pmcctl(1)'s subsection
 #      for it: "Global options", "run options", "stat options", ...
-# Data-driven: the commands come from the top-level help and the options from
-# each command's help, so new commands and options are checked as they appear.
+# Data-driven: the functions come from the header, the commands from the
+# top-level help and the options from each command's help, so new ones are
+# checked as they appear.
 # Prints PASS:/FAIL: lines and "man-check: N passed, N failed"; exits 1 when
 # anything failed.  Needs groff-base and man-db (tests/deps.sh) and
 # build/bin/pmcctl (make user; PMCCTL=path for another binary).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 page=docs/pmcctl.1
+libpage=docs/libpmc.3
 pmcctl=${PMCCTL:-build/bin/pmcctl}
 passed=0 failed=0
 
@@ -47,8 +52,32 @@ for tool in groff:groff-base man:man-db; do
 done
 [ "$failed" = 0 ] || finish
 
-lint "groff -man -ww -z $page" groff -man -ww -z "$page"
-lint "man --warnings -l $page (80 columns)" env LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page"
+for p in "$page" "$libpage"; do
+	lint "groff -man -ww -z $p" groff -man -ww -z "$p"
+	lint "man --warnings -l $p (80 columns)" env LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$p"
+done
+
+# libpmc(3): the whole public API, as the header declares it.
+libtext=$(groff -man -Tascii -P-cbou -rLL=2000n "$libpage" 2>/dev/null)
+n=0
+while read -r fn; do
+	n=$((n + 1))
+	if grep -qE "^ +[a-z].*[ *]${fn}\(" <<<"$libtext"; then
+		pass "libpmc(3): $fn() has its prototype"
+	else
+		fail "libpmc(3): $fn()" "libpmc/libpmc.h declares it; give its prototype and describe it in $libpage"
+	fi
+done < <(grep -oE '^[a-z].*[ *](pmc_[a-z0-9_]+)\(' libpmc/libpmc.h | grep -oE 'pmc_[a-z0-9_]+\($' | tr -d '(' | sort -u)
+echo "     (libpmc.h: $n functions)"
+[ "$n" -gt 40 ] || fail "libpmc.h functions found" "only $n: has the header's layout changed?"
+while read -r name; do
+	if grep -qw -- "$name" <<<"$libtext"; then
+		pass "libpmc(3): $name"
+	else
+		fail "libpmc(3): $name" "libpmc reads or defines it; document it in $libpage"
+	fi
+done < <({ grep -ohE 'getenv\("PMCDRV_[A-Z_]+"\)' libpmc/*.c | grep -oE 'PMCDRV_[A-Z_]+'
+	   grep -oE '^#define (PMC_REGION_[A-Z_]+)' libpmc/libpmc.h | cut -d' ' -f2; } | sort -u)
 
 if [ ! -x "$pmcctl" ]; then
 	fail "pmcctl built" "$pmcctl is missing: run 'make user' first"
