@@ -219,6 +219,10 @@ static int report_setup(const char *report)
 {
 	int fd, fl;
 
+	/* A set-up tried again after a failure starts from no report. */
+	free(tab.report_path);
+	tab.report_path = NULL;
+	tab.report_fd = -1;
 	if (!report || !*report)
 		return 0;
 	if (parse_fd(report, &fd)) {

@@ -23,10 +23,38 @@ check "run --regions: a program without regions is named" grep -q "'true' wrote 
 out=$(pmcctl run --regions -e task-clock -- sh -c 'echo garbage >&$PMCDRV_REGIONS' 2>&1)
 expect_eq "run --regions: a malformed table -> 1" "$?" 1
 check "run --regions: the malformed line is named" grep -q "malformed: line 1: no 'pmcdrv-regions 1' header" <<<"$out"
+# A program whose set-up fails reports why in its table ("e" line); pmcctl shows it.
+out=$(pmcctl run --regions -e task-clock -- env PMCDRV_REGIONS_SESSION=999 $matmul 16 2>&1)
+expect_eq "run --regions: the program's set-up failed -> its exit status (1)" "$?" 1
+check "run --regions: pmcctl shows the program's reason" \
+	grep -q "could not count its regions: PMCDRV_REGIONS_SESSION=999 is not an open pmcdrv session" <<<"$out"
 pmcctl run --regions --msr -- true 2>/dev/null
 expect_eq "run --regions --msr -> 2" "$?" 2
 pmcctl compare --regions -- true 2>/dev/null
 expect_eq "compare --regions -> 2" "$?" 2
+
+# Software events work everywhere: the program alone, and its errors.
+out=$(PMCDRV_REGIONS_EVENTS=task-clock $matmul 16 2>&1)
+expect_eq "alone, task-clock: exit 0" "$?" 0
+check "alone, task-clock: its table" grep -qE '^multiply +1 +1 +[0-9.]+ +[0-9]+$' <<<"$out"
+# Under pmcctl without --regions the program cannot count itself: one session per task.
+out=$(pmcctl run -e task-clock -- $matmul 16 2>&1)
+expect_eq "under run without --regions: the program fails (3)" "$?" 3
+check "... saying another session counts it and how to share it" \
+	grep -q "counted by another session already: under pmcctl use 'pmcctl run --regions'" <<<"$out"
+# Not permitted: nobody cannot open the device (mode 0600).
+chmod 755 /
+grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+out=$(su -s /bin/sh nobody -c "$PWD/$matmul 16" 2>&1)
+expect_eq "nobody: exit 3" "$?" 3
+check "nobody: the message names the device and its mode" \
+	grep -q "cannot open /dev/pmcdrv: Permission denied; the device's mode" <<<"$out"
+out=$(PMCDRV_REGIONS_EVENTS=bogus $matmul 16 2>&1)
+check "a bad PMCDRV_REGIONS_EVENTS is named" grep -q "PMCDRV_REGIONS_EVENTS / events: .*bogus" <<<"$out"
+
+out=$($selfread 5 task-clock)
+expect_eq "selfread task-clock: exit 0" "$?" 0
+check "selfread task-clock: never decreasing" grep -q '^selfread: monotonic$' <<<"$out"
 
 if ! have_pmu; then
 	# Without a PMU: software events only; the regions still count time and calls.
@@ -85,21 +113,6 @@ expect_eq "alone: exit 0" "$?" 0
 own=$(awk '$1 == "multiply" { print $5 }' <<<"$out")
 expect_eq "alone: multiply's instructions:u as under pmcctl" "$own" "$pm"
 check "alone: the table appended to PMCDRV_REGIONS=FILE at exit" grep -qE "^multiply +1 +1 +[0-9.]+ +$pm\$" /tmp/regions.txt
-# Under pmcctl without --regions the program cannot count itself: one session per task.
-out=$(pmcctl run -e instructions:u -- $matmul 16 2>&1)
-expect_eq "under run without --regions: the program fails (3)" "$?" 3
-check "... saying another session counts it and how to share it" \
-	grep -q "counted by another session already: under pmcctl use 'pmcctl run --regions'" <<<"$out"
-# Not permitted: nobody cannot open the device (mode 0600).
-chmod 755 /
-grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
-out=$(su -s /bin/sh nobody -c "$PWD/$matmul 16" 2>&1)
-expect_eq "nobody: exit 3" "$?" 3
-check "nobody: the message names the device and its mode" \
-	grep -q "cannot open /dev/pmcdrv: Permission denied; the device's mode" <<<"$out"
-out=$(PMCDRV_REGIONS_EVENTS=bogus $matmul 16 2>&1)
-check "a bad PMCDRV_REGIONS_EVENTS is named" grep -q "PMCDRV_REGIONS_EVENTS / events: .*bogus" <<<"$out"
-
 # The self-reading example.
 out=$($selfread 20 instructions:u,cycles:u)
 expect_eq "selfread: exit 0" "$?" 0

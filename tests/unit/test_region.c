@@ -443,7 +443,25 @@ static void test_report(void)
 	free(out);
 }
 
+/* The session set-up's failures: their errno and message, kept for later calls, tried again by init. */
+static void test_setup_errors(void)
+{
+	struct pmc_region_config bad_fd = { .report = "999", .device = "/nonexistent/pmcdrv" };
+	struct pmc_region_config bad_dev = { .report = "/nonexistent/report", .device = "/nonexistent/pmcdrv" };
+	struct pmc_region_config bad_ev = { .events = "instructions:p", .device = "/dev/null" };
+
+	expect_err(pmc_region_init(&bad_fd), -EBADF, "PMCDRV_REGIONS=999: file descriptor 999 is not open for writing");
+	/* The first begin does not try again: same error, same message, in this thread too. */
+	expect_err(pmc_region_begin("x"), -EBADF, "file descriptor 999");
+	/* An explicit init tries again (twice: the report path of the first is not leaked). */
+	expect_err(pmc_region_init(&bad_dev), -ENOENT, "cannot open /nonexistent/pmcdrv: No such file or directory; load pmcdrv");
+	expect_err(pmc_region_init(&bad_dev), -ENOENT, "cannot open /nonexistent/pmcdrv");
+	expect_err(pmc_region_init(&bad_ev), -EINVAL, "PMCDRV_REGIONS_EVENTS / events: ");
+	pmc_region_teardown();
+}
+
 static const struct unit_test tests[] = {
+	{ "set-up errors", test_setup_errors },
 	{ "counts and reset", test_counts },
 	{ "nesting", test_nesting },
 	{ "errors and messages", test_errors },
