@@ -38,7 +38,9 @@ struct work {
 static void die(const char *what, int err)
 {
 	fprintf(stderr, "matmul: %s: %s\n", what, pmc_region_error());
-	exit(err == -ENOENT || err == -ENODEV || err == -EACCES || err == -EPERM || err == -EEXIST ? 3 : 1);
+	/* 3: pmcdrv missing or counting not permitted, as pmcctl's exit status 3. */
+	exit(err == -ENOENT || err == -ENODEV || err == -EACCES || err == -EPERM ||
+	     err == -EEXIST ? 3 : 1);
 }
 
 static void *multiply(void *arg)

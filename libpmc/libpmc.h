@@ -3,8 +3,9 @@
  * libpmc: the C library under pmcctl.
  *
  * Rules: no global state (every call works on an opaque handle or on the
- * caller's structs), every function returns 0 or a negative errno and never
- * prints or exits.  Thread-compatible: one handle per thread, or lock it.
+ * caller's structs; the one exception is the region API, see "regions"),
+ * every function returns 0 or a negative errno and never prints or exits.
+ * Thread-compatible: one handle per thread, or lock it (regions are thread-safe).
  */
 #ifndef PMCDRV_LIBPMC_H
 #define PMCDRV_LIBPMC_H

@@ -348,7 +348,8 @@ static int open_session(const char *device, const char *events)
 			    open_hint(err, false));
 	err = pmc_session_attach(tab.s, 0, 0);
 	if (err)
-		return fail(err, "regions: cannot count this thread: %s%s", strerror(-err), open_hint(err, false));
+		return fail(err, "regions: cannot count this thread: %s%s", strerror(-err),
+			    open_hint(err, false));
 	return 0;
 }
 

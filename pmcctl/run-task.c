@@ -195,7 +195,8 @@ static int regions_collect(int rfd, struct run_result *res)
 	res->regions_len = off;
 	return 0;
 fail:
-	fprintf(stderr, "pmcctl run: --regions: cannot read the region tables back: %s\n", strerror(errno));
+	fprintf(stderr, "pmcctl run: --regions: cannot read the region tables back: %s\n",
+		strerror(errno));
 	free(res->regions);
 	res->regions = NULL;
 	return -EIO;
