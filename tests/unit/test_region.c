@@ -236,8 +236,20 @@ static void test_threads(void)
 	int i;
 
 	setup();
+	FILE *null = fopen("/dev/null", "w");
+	struct pmc_region_stats st;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(null);
 	for (i = 0; i < THREADS; i++)
 		CU_ASSERT_EQUAL_FATAL(pthread_create(&th[i], NULL, thread_fn, (void *)(intptr_t)i), 0);
+	/* Summing and printing while the threads count (a data race here shows under TSan). */
+	for (i = 0; i < 200; i++) {
+		int err = pmc_region_get("shared", &st);
+
+		CU_ASSERT(err == 0 || err == -ENOENT);
+		CU_ASSERT_EQUAL(pmc_region_print(null), 0);
+	}
+	fclose(null);
 	for (i = 0; i < THREADS; i++) {
 		CU_ASSERT_EQUAL(pthread_join(th[i], &fails), 0);
 		CU_ASSERT_PTR_NULL(fails);
