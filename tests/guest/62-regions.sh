@@ -33,6 +33,11 @@ expect_eq "run --regions --msr -> 2" "$?" 2
 pmcctl compare --regions -- true 2>/dev/null
 expect_eq "compare --regions -> 2" "$?" 2
 
+# Two processes of one command append a table each; pmcctl sums them by name.
+out=$(pmcctl run --regions -e task-clock -- sh -c "$matmul 16 && $matmul 16 2" 2>&1 >/dev/null)
+check "run --regions: two processes' tables summed (3 threads, 3 calls)" grep -qE '^ multiply +3 +3 ' <<<"$out"
+check "run --regions: ... and init twice" grep -qE '^ init +2 +2 ' <<<"$out"
+
 # Software events work everywhere: the program alone, and its errors.
 out=$(PMCDRV_REGIONS_EVENTS=task-clock $matmul 16 2>&1)
 expect_eq "alone, task-clock: exit 0" "$?" 0
