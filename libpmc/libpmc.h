@@ -113,8 +113,9 @@ int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *
  * before creating threads.  -EEXIST: the thread is counted by another
  * session already; -EACCES: kernel.perf_event_paranoid forbids counting.
  *
- * Environment (read once, at set-up; a constructor sets up at program
- * start when PMCDRV_REGIONS is set):
+ * Environment (read once, at set-up, with secure_getenv(): a setuid program
+ * ignores it; a constructor sets up at program start when PMCDRV_REGIONS
+ * is set):
  *   PMCDRV_REGIONS          a decimal file descriptor: at exit each process
  *                           appends its table in the machine form below to
  *                           it (pmcctl's protocol); anything else is a path

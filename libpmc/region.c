@@ -370,10 +370,10 @@ static int make_key(void)
 /* Under tab.lock. */
 static int setup_locked(const struct pmc_region_config *cfg)
 {
-	const char *report = cfg && cfg->report ? cfg->report : getenv("PMCDRV_REGIONS");
-	const char *events = cfg && cfg->events ? cfg->events : getenv("PMCDRV_REGIONS_EVENTS");
-	const char *device = cfg && cfg->device ? cfg->device : getenv("PMCDRV_REGIONS_DEVICE");
-	const char *session = getenv("PMCDRV_REGIONS_SESSION");
+	const char *report = cfg && cfg->report ? cfg->report : secure_getenv("PMCDRV_REGIONS");
+	const char *events = cfg && cfg->events ? cfg->events : secure_getenv("PMCDRV_REGIONS_EVENTS");
+	const char *device = cfg && cfg->device ? cfg->device : secure_getenv("PMCDRV_REGIONS_DEVICE");
+	const char *session = secure_getenv("PMCDRV_REGIONS_SESSION");
 	int err;
 
 	err = make_key();
@@ -438,7 +438,7 @@ int pmc_region_init_backend(const struct pmc_region_backend *be, void *ctx, unsi
 /* At program start when the environment asks for regions: before any thread is created. */
 __attribute__((constructor)) static void region_env_setup(void)
 {
-	if (getenv("PMCDRV_REGIONS"))
+	if (secure_getenv("PMCDRV_REGIONS"))
 		pmc_region_init(NULL);	/* a failure is kept for the report and the first begin */
 }
 
