@@ -42,6 +42,14 @@ check "run --regions: ... and init twice" grep -qE '^ init +2 +2 ' <<<"$out"
 out=$(PMCDRV_REGIONS_EVENTS=task-clock $matmul 16 2>&1)
 expect_eq "alone, task-clock: exit 0" "$?" 0
 check "alone, task-clock: its table" grep -qE '^multiply +1 +1 +[0-9.]+ +[0-9]+$' <<<"$out"
+out=$(PMCDRV_REGIONS=- PMCDRV_REGIONS_EVENTS=task-clock $matmul 16 2>&1 >/dev/null)
+check "alone, PMCDRV_REGIONS=-: the table on standard error at exit" \
+	grep -qE '^multiply +1 +1 +[0-9.]+ +[0-9]+$' <<<"$out"
+PMCDRV_REGIONS=3 PMCDRV_REGIONS_EVENTS=task-clock $matmul 16 3>/tmp/machine >/dev/null
+check "alone, PMCDRV_REGIONS=3: the machine form to descriptor 3" \
+	grep -qE '^pmcdrv-regions 1 [0-9]+ 1$' /tmp/machine
+check "... one record per region: r PID TID 1 TIME TASK-CLOCK multiply" \
+	grep -qE '^r [0-9]+ [0-9]+ 1 [0-9]+ [0-9]+ multiply$' /tmp/machine
 # Under pmcctl without --regions the program cannot count itself: one session per task.
 out=$(pmcctl run -e task-clock -- $matmul 16 2>&1)
 expect_eq "under run without --regions: the program fails (3)" "$?" 3
