@@ -78,7 +78,7 @@ module: ## kmod/pmcdrv.ko only
 # ---- user space ----------------------------------------------------------
 user: $(B)/bin/pmcctl $(B)/libpmc.a shared ## libpmc (static and shared) and pmcctl only
 
-shared: $(B)/$(LIBPMC_SO) $(B)/libpmc.pc ## libpmc.so.$(SOVERSION) and libpmc.pc only
+shared: $(B)/$(LIBPMC_SO) ## libpmc.so.$(SOVERSION) only
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -111,26 +111,21 @@ $(B)/$(LIBPMC_SO): $(B)/libpmc.so.$(VERSION)
 	ln -sf libpmc.so.$(VERSION) $@
 	ln -sf $(LIBPMC_SO) $(B)/libpmc.so
 
-$(B)/libpmc.pc: packaging/libpmc.pc.in Makefile
-	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|' $< >$@
-
 # pmcctl carries the libpmc of its own source (static): no libpmc0 of another version under it.
 $(B)/bin/pmcctl: $(PMCCTL_OBJS) $(B)/libpmc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
 
 # ---- install -------------------------------------------------------------
-# libpmc.pc records PREFIX, so install rebuilds it when PREFIX changed.
 install: user ## pmcctl, libpmc (.so.$(SOVERSION), .a, headers, pkg-config), man pages, bash completion
-	$(MAKE) -B $(B)/libpmc.pc
 	install -D -m 0755 $(B)/bin/pmcctl $(DESTDIR)$(BINDIR)/pmcctl
 	install -D -m 0644 $(B)/libpmc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmc.so.$(VERSION)
 	ln -sf libpmc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LIBPMC_SO)
 	ln -sf $(LIBPMC_SO) $(DESTDIR)$(LIBDIR)/libpmc.so
 	install -D -m 0644 $(B)/libpmc.a $(DESTDIR)$(LIBDIR)/libpmc.a
-	install -D -m 0644 $(B)/libpmc.pc $(DESTDIR)$(LIBDIR)/pkgconfig/libpmc.pc
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' packaging/libpmc.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/libpmc.pc
 	install -D -m 0644 -t $(DESTDIR)$(INCLUDEDIR)/pmcdrv $(PUBLIC_HEADERS)
 	install -D -m 0644 include/uapi/linux/pmcdrv.h $(DESTDIR)$(INCLUDEDIR)/pmcdrv/linux/pmcdrv.h
 	for m in $(MAN_PAGES); do \
@@ -170,17 +165,21 @@ dkms-source: ## copy the module's sources to DESTDIR/usr/src/pmcdrv-VERSION (wha
 	  install -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; done
 
 # dkms builds it again by itself for each kernel installed later (AUTOINSTALL).
+# DKMS: the dkms command (tests/pkg-check.sh gives it private trees);
+# DKMS_KERNELS: the kernels to build for, by default every one with headers.
+DKMS		?= dkms
+DKMS_KERNELS	?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
+
 dkms-install: dkms-source ## dkms add, build and install pmcdrv VERSION for every kernel with headers
-	@command -v dkms >/dev/null || { echo "error: no dkms: apt-get install dkms" >&2; exit 1; }
-	dkms status -m pmcdrv -v $(VERSION) | grep -q . || dkms add -m pmcdrv -v $(VERSION)
-	@n=0; for k in /lib/modules/*; do [ -d $$k/build ] || continue; n=$$((n + 1)); \
-	  dkms install -m pmcdrv -v $(VERSION) -k $${k##*/} || exit 1; done; \
-	[ $$n != 0 ] || { echo "error: no kernel headers under /lib/modules/*/build:" \
+	@command -v $(firstword $(DKMS)) >/dev/null || { echo "error: no dkms: apt-get install dkms" >&2; exit 1; }
+	@[ -n "$(DKMS_KERNELS)" ] || { echo "error: no kernel headers under /lib/modules/*/build:" \
 	  "apt-get install linux-headers-$$(uname -r), then make dkms-install again" >&2; exit 1; }
+	$(DKMS) status -m pmcdrv -v $(VERSION) | grep -q . || $(DKMS) add -m pmcdrv -v $(VERSION)
+	for k in $(DKMS_KERNELS); do $(DKMS) install -m pmcdrv -v $(VERSION) -k $$k || exit 1; done
 
 dkms-uninstall: ## dkms remove pmcdrv VERSION from every kernel and delete its sources
-	-dkms remove -m pmcdrv -v $(VERSION) --all
-	rm -rf $(DKMS_DIR)
+	-$(DKMS) remove -m pmcdrv -v $(VERSION) --all
+	rm -rf $(DESTDIR)$(DKMS_DIR)
 
 # ---- tests ---------------------------------------------------------------
 # Unit tests: the shared logic, libpmc and pmcctl's reports, again under ASan+UBSan.

@@ -15,6 +15,7 @@
 #   7. the packages unpacked into a scratch root (dpkg -x): pmcctl runs from
 #      there, a program builds against libpmc with only pkg-config;
 #   8. pmcdrv-dkms's sources built by dkms against the guest kernel's headers;
+#      make dkms-install / dkms-uninstall (private DKMS trees);
 #   9. in the guest with that module (tests/pkg/guest.sh): the session tests,
 #      the program, pmcctl from the scratch root, group pmc.
 # Prints PASS:/FAIL: lines and "pkg: N passed, N failed".
@@ -262,6 +263,21 @@ if [ -n "$(modinfo -F signer "$P/pmcdrv.ko")" ] && [ -r /var/lib/dkms/mok.pub ];
 else
 	echo "NOTE: the DKMS module is not signed (no sign-file or no /var/lib/dkms/mok.pub)"
 fi
+
+# make dkms-install / dkms-uninstall as a user runs them, but with private DKMS trees.
+mk=$PWD/$P/dkms-make
+mkdir -p "$mk/tree" "$mk/lib/modules/$GUEST_RELEASE"
+mdkms="dkms --sourcetree $mk/root/usr/src --dkmstree $mk/tree --installtree $mk/lib/modules --no-depmod"
+if nice make -s dkms-install DESTDIR="$mk/root" DKMS="$mdkms" DKMS_KERNELS="$GUEST_RELEASE" >"$P/dkms-make.log" 2>&1 &&
+   [ -f "$mk/lib/modules/$GUEST_RELEASE/updates/dkms/pmcdrv.ko" ]; then
+	pass "make dkms-install: pmcdrv.ko in updates/dkms of $GUEST_RELEASE"
+else
+	fail "make dkms-install" "$(tail -n 15 "$P/dkms-make.log")"
+fi
+make -s dkms-uninstall DESTDIR="$mk/root" DKMS="$mdkms" >>"$P/dkms-make.log" 2>&1
+left=$(find "$mk/root" "$mk/lib" -type f)
+[ -z "$left" ] && [ -z "$($mdkms status 2>/dev/null)" ] && pass "make dkms-uninstall: module, sources and DKMS entry gone" ||
+	fail "make dkms-uninstall" "left: $left $($mdkms status 2>&1)"
 
 # ---- 9. the guest -------------------------------------------------------------------
 start=$(date +%s)
