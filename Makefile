@@ -78,7 +78,7 @@ module: ## kmod/pmcdrv.ko only
 # ---- user space ----------------------------------------------------------
 user: $(B)/bin/pmcctl $(B)/libpmc.a shared ## libpmc (static and shared) and pmcctl only
 
-shared: $(B)/$(LIBPMC_SO) ## libpmc.so.$(SOVERSION) only
+shared: $(B)/$(LIBPMC_SO) ## libpmc.so.N (soname) only
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -117,7 +117,7 @@ $(B)/bin/pmcctl: $(PMCCTL_OBJS) $(B)/libpmc.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
 
 # ---- install -------------------------------------------------------------
-install: user ## pmcctl, libpmc (.so.$(SOVERSION), .a, headers, pkg-config), man pages, bash completion
+install: user ## pmcctl, libpmc (.so.N, .a, headers, pkg-config), man pages, bash completion
 	install -D -m 0755 $(B)/bin/pmcctl $(DESTDIR)$(BINDIR)/pmcctl
 	install -D -m 0644 $(B)/libpmc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmc.so.$(VERSION)
 	ln -sf libpmc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(LIBPMC_SO)
@@ -143,7 +143,7 @@ uninstall: ## remove what make install installed (same PREFIX and DESTDIR)
 	rm -f $(DESTDIR)$(DATADIR)/bash-completion/completions/pmcctl
 
 # Device access without root (docs/pmcdrv.4): /dev/pmcdrv 0660 root:pmc.
-install-udev: ## the udev rule (UDEVRULESDIR) and the system group pmc; optional modprobe.d options
+install-udev: ## the udev rule (UDEVRULESDIR) and the system group pmc: /dev/pmcdrv 0660 root:pmc
 	install -D -m 0644 packaging/udev/60-pmcdrv.rules $(DESTDIR)$(UDEVRULESDIR)/60-pmcdrv.rules
 	@if [ -z "$(DESTDIR)" ]; then \
 	  getent group pmc >/dev/null || groupadd --system pmc || exit 1; \

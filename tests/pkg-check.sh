@@ -177,6 +177,9 @@ canary=$(lintian --allow-root "$P/canary.deb" 2>&1)
 grep -q '^E: ' <<<"$canary" && pass "lintian reports errors (a broken canary)" ||
 	fail "lintian canary" "lintian reports no error for a package without copyright"
 
+# Every guest run carries the whole tree (tests/vm/run): keep build/pkg small.
+rm -rf "$src" "$bad"
+
 # ---- 6. libpmc.so.0 -----------------------------------------------------------------
 root=$PWD/$P/root
 mkdir -p "$root"
