@@ -7,11 +7,14 @@
 # /var/cache/pmcdrv), GUEST_FLAVOUR (Debian kernel flavour of the guest),
 # CFLAGS (yours; default -O2), CPPFLAGS and LDFLAGS (yours, e.g. dpkg-buildflags'),
 # WERROR=1 (warnings are errors; make check sets it), and for make install:
-# PREFIX, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR, DATADIR, UDEVRULESDIR.
+# PREFIX, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR, DATADIR, UDEVRULESDIR;
+# for make dkms-install: DKMS (the command), DKMS_KERNELS (default: every one with headers).
 
 KDIR		?= /lib/modules/$(shell uname -r)/build
 # One version for pmcctl --version, dkms.conf, debian/changelog (tests/pkg-check.sh
 # checks that they agree) and the shared library's file name.
+# SOVERSION: libpmc.so's; a change that breaks a caller of the exported API bumps it, and
+# with it the package libpmcN (debian/) and the symbol version LIBPMC_N.
 VERSION		:= 0.1
 SOVERSION	:= 0
 PREFIX		?= /usr/local
