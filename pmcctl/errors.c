@@ -31,7 +31,7 @@ const char *pmcctl_module_hint(int err)
 		return "pmcdrv is not loaded: sudo insmod kmod/pmcdrv.ko (or modprobe pmcdrv)";
 	case -EACCES:
 	case -EPERM:
-		return "no permission on the device (mode 0600 by default): run as root, or load with devmode=0660 and give your group the device";
+		return "no permission on the device: join the group that owns it (group pmc under the packages' udev rule: sudo usermod -aG pmc $USER, then log in again), or run as root";
 	default:
 		return "the pmcdrv device could not be opened";
 	}

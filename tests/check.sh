@@ -7,6 +7,8 @@
 #   3. unit     shared logic and libpmc under ASan+UBSan (CUnit)
 #      man      docs/pmcctl.1 renders cleanly and matches every --help
 #   4. kbuild   module at W=1 + sparse, checkpatch --strict
+#      pkg      Debian packages + lintian, DKMS against the guest kernel, make install,
+#               the packaged pieces in the guest (tests/pkg-check.sh)
 #   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build)
 #   6. guest    tests/guest/* in the guest with the emulated PMU, again on a CPU
 #               without PMU, and on Debian's PREEMPT_RT kernel (rt-amd64) with the PMU
@@ -67,6 +69,7 @@ stage build build
 stage unit build/tests/unit
 stage man tests/man-check.sh
 stage kbuild tests/kbuild-check.sh
+stage pkg tests/pkg-check.sh
 qemu_ok=0
 if [ -x tests/qemu/build ]; then
 	stage qemu tests/qemu/build && qemu_ok=1

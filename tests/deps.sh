@@ -18,6 +18,8 @@ pkgs=(
 	ca-certificates
 	# the man page lint (tests/man-check.sh)
 	groff-base man-db
+	# the Debian packages, DKMS and bash completion (tests/pkg-check.sh)
+	debhelper dh-dkms dkms lintian openssl bash-completion
 )
 missing=()
 for p in "${pkgs[@]}"; do
