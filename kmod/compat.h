@@ -19,4 +19,11 @@
 #define pmcd_rdpmc(ctr, v)		rdpmcl(ctr, v)
 #endif
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define pmcd_vm_flags_mod(vma, set, clear)	vm_flags_mod(vma, set, clear)
+#else
+#define pmcd_vm_flags_mod(vma, set, clear)	\
+	((vma)->vm_flags = ((vma)->vm_flags | (set)) & ~(clear))
+#endif
+
 #endif /* PMCDRV_COMPAT_H */
