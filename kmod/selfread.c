@@ -247,6 +247,8 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 		pc = this_cpu_ptr(&pmcd_cpus);
 		if (pc->active == ctx)
 			pmcd_self_start(pc, NULL);
+		else
+			pmcd_self_publish(ctx->self, s, false);
 out_unlock:
 		rcu_read_unlock();
 		local_irq_restore(flags);

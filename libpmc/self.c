@@ -159,56 +159,63 @@ bool pmc_self_fast(const struct pmc_self *r)
 	return r->mode == PMC_SELF_RDPMC;
 }
 
-/* The page's values and times, consistent: retried while the kernel updated it. */
-static void read_page(const struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *te,
-		      uint64_t *tr)
-{
-	const volatile struct pmcdrv_self_page *pg = r->pg;
-	struct pmcdrv_self_event e;
-	unsigned int i;
-	uint32_t seq;
-
-	do {
-		seq = pg->seq;
-		pmc_barrier();
-		*te = pg->time_enabled;
-		*tr = pg->time_running;
-		for (i = 0; i < n; i++) {
-			e.index = pg->events[i].index;
-			e.width = pg->events[i].width;
-			e.offset = pg->events[i].offset;
-			e.base = pg->events[i].base;
-			vals[i] = pmc_self_event_value(&e, e.index ? pmc_rdpmc(e.index - 1) : 0);
-		}
-		pmc_barrier();
-	} while (pg->seq != seq);
-}
-
-int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *time_enabled,
-		  uint64_t *time_running)
+/* Through an ioctl, or refused: kept out of the fast path's frame. */
+static __attribute__((noinline)) int read_slow(struct pmc_self *r, uint64_t *vals, unsigned int n,
+					       uint64_t *time_enabled, uint64_t *time_running)
 {
 	struct pmcdrv_read rd;
-	uint64_t te, tr;
 	int err;
 
 	if (!*r->owner)
 		return -ECHILD;
 	if (n > r->nr_events)
 		return -EINVAL;
-	if (r->mode == PMC_SELF_RDPMC) {
-		read_page(r, vals, n, &te, &tr);
-	} else {
-		err = r->mode == PMC_SELF_IOCTL ? pmc_session_read_self(r->s, &rd) :
-						  pmc_session_read(r->s, &rd);
-		if (err)
-			return err;
-		memcpy(vals, rd.values, n * sizeof(*vals));
-		te = rd.time_enabled;
-		tr = rd.time_running;
-	}
+	err = r->mode == PMC_SELF_SESSION ? pmc_session_read(r->s, &rd) :
+					    pmc_session_read_self(r->s, &rd);
+	if (err)
+		return err;
+	memcpy(vals, rd.values, n * sizeof(*vals));
 	if (time_enabled)
-		*time_enabled = te;
+		*time_enabled = rd.time_enabled;
 	if (time_running)
-		*time_running = tr;
+		*time_running = rd.time_running;
+	return 0;
+}
+
+/*
+ * The page's values and times, consistent: perf_event_mmap_page's loop
+ * (include/uapi/linux/perf_event.h): the sequence, a compiler barrier, the
+ * fields and RDPMC, a compiler barrier, again while the sequence changed.
+ * The kernel updates the page only on this thread's CPU while the thread
+ * is not running user code, so no CPU barrier is needed.
+ */
+int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *time_enabled,
+		  uint64_t *time_running)
+{
+	const volatile struct pmcdrv_self_page *pg = r->pg;
+	unsigned int i, sh;
+	uint32_t seq, idx;
+	uint64_t v;
+
+	if (r->mode != PMC_SELF_RDPMC || !*r->owner || n > r->nr_events)
+		return read_slow(r, vals, n, time_enabled, time_running);
+	do {
+		seq = pg->seq;
+		pmc_barrier();
+		for (i = 0; i < n; i++) {
+			v = pg->events[i].offset;
+			idx = pg->events[i].index;
+			if (idx) {
+				sh = 64 - pg->events[i].width;
+				v += (pmc_rdpmc(idx - 1) - pg->events[i].base) << sh >> sh;
+			}
+			vals[i] = v;
+		}
+		if (time_enabled)
+			*time_enabled = pg->time_enabled;
+		if (time_running)
+			*time_running = pg->time_running;
+		pmc_barrier();
+	} while (pg->seq != seq);
 	return 0;
 }
