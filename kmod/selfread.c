@@ -11,7 +11,7 @@
  * up to them (offset).  Only threads with a pmcd_self pay for this; the
  * page shows it as
  *
- *	value = offset + ((rdpmc(index - 1) - base) & (2^width - 1))
+ *	value = offset + ((rdpmc(index - 1) - base) & mask), mask = 2^width - 1
  *
  * with a sequence count changed around every update (the thread's
  * switch-in, switch-out, fold; a migration is a switch-out and a
@@ -109,6 +109,7 @@ static void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session 
 		slot = s->hw_slot[i];
 		e->offset = pmcd_self_value(self, s, i);
 		e->width = slot >= 0 ? s->prog.width[slot] : 0;
+		e->mask = e->width ? GENMASK_ULL(e->width - 1, 0) : 0;
 		if (slot >= 0 && live) {
 			e->index = pmcd_hw_rdpmc_ecx(s->prog.idx[slot]) + 1;
 			e->base = self->base[slot];

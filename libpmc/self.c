@@ -18,30 +18,30 @@
 
 #include "libpmc.h"
 
-/* How a reader reads. */
+/* How a reader reads.  0: a copy inherited by fork (its memory was wiped). */
 enum pmc_self_mode {
+	PMC_SELF_FORKED,	/* not this process's reader: -ECHILD */
 	PMC_SELF_RDPMC,		/* the page and RDPMC */
 	PMC_SELF_IOCTL,		/* PMCDRV_IOC_READ_SELF: the thread's own counts */
 	PMC_SELF_SESSION,	/* PMCDRV_IOC_READ: the whole session */
 };
 
+/*
+ * A reader lives in a page of its own marked MADV_WIPEONFORK: in a child
+ * created by fork it reads as zeros (PMC_SELF_FORKED), so the one test of
+ * the mode in the fast path also catches a reader used after fork (whose
+ * page mapping the child does not have).
+ */
 struct pmc_self {
-	struct pmc_session *s;
 	enum pmc_self_mode mode;
 	unsigned int nr_events;
-	const volatile struct pmcdrv_self_page *pg;	/* the thread's page, or NULL */
-	volatile int *owner;	/* 1 in the opening process; MADV_WIPEONFORK: 0 after fork */
-	size_t page_size;
+	const struct pmcdrv_self_page *pg;	/* the thread's page, or NULL */
+	struct pmc_session *s;
 };
 
 uint64_t pmc_self_event_value(const struct pmcdrv_self_event *e, uint64_t pmc)
 {
-	uint64_t mask;
-
-	if (!e->index)
-		return e->offset;
-	mask = e->width >= 64 ? ~0ULL : (1ULL << e->width) - 1;
-	return e->offset + ((pmc - e->base) & mask);
+	return e->index ? e->offset + ((pmc - e->base) & e->mask) : e->offset;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -62,7 +62,12 @@ static inline uint64_t pmc_rdpmc(uint32_t ecx)
 }
 #endif
 
-#define pmc_barrier()	__asm__ __volatile__("" ::: "memory")
+/*
+ * As perf's documented reader: plain loads of the page between compiler
+ * barriers, the sequence count read once each time.
+ */
+#define pmc_barrier()		__asm__ __volatile__("" ::: "memory")
+#define PMC_READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 
 /* perf's "rdpmc" sysfs setting: 0 means the kernel never sets CR4.PCE. */
 static bool rdpmc_disabled(void)
@@ -95,16 +100,19 @@ static bool page_usable(struct pmc_self *r)
 
 int pmc_self_open(struct pmc_session *s, struct pmc_self **out)
 {
+	size_t page_size = (size_t)sysconf(_SC_PAGESIZE);
 	struct pmcdrv_read rd;
 	struct pmc_self *r;
 	void *p;
 	int err;
 
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
+	p = mmap(NULL, page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	/* Before Linux 4.14 (EINVAL) a reader cannot notice fork: documented. */
+	madvise(p, page_size, MADV_WIPEONFORK);
+	r = p;
 	r->s = s;
-	r->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	/* The first READ_SELF makes the thread's own counts (and says who is tracked). */
 	err = pmc_session_read_self(s, &rd);
 	if (err == -EOPNOTSUPP || err == -ENOTTY) {
@@ -114,21 +122,11 @@ int pmc_self_open(struct pmc_session *s, struct pmc_self **out)
 		r->mode = PMC_SELF_IOCTL;
 	}
 	if (err)
-		goto err_free;
+		goto err_unmap;
 	r->nr_events = rd.nr_events;
-	p = mmap(NULL, r->page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		err = -errno;
-		goto err_free;
-	}
-	r->owner = p;
-	if (madvise(p, r->page_size, MADV_WIPEONFORK) == 0)
-		*r->owner = 1;
-	else
-		*r->owner = 2;	/* kernel before 4.14: fork cannot be noticed */
 	if (r->mode == PMC_SELF_SESSION)
 		goto out;
-	p = mmap(NULL, r->page_size, PROT_READ, MAP_SHARED, pmc_session_fd(s),
+	p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, pmc_session_fd(s),
 		 PMCDRV_SELF_MMAP_OFFSET);
 	if (p == MAP_FAILED)
 		goto out;	/* READ_SELF works: use it */
@@ -139,19 +137,20 @@ out:
 	*out = r;
 	return 0;
 
-err_free:
-	free(r);
+err_unmap:
+	munmap(r, page_size);
 	return err;
 }
 
 void pmc_self_close(struct pmc_self *r)
 {
+	size_t page_size = (size_t)sysconf(_SC_PAGESIZE);
+
 	if (!r)
 		return;
 	if (r->pg)
-		munmap((void *)r->pg, r->page_size);
-	munmap((void *)r->owner, r->page_size);
-	free(r);
+		munmap((void *)r->pg, page_size);
+	munmap(r, page_size);
 }
 
 bool pmc_self_fast(const struct pmc_self *r)
@@ -166,7 +165,7 @@ static __attribute__((noinline)) int read_slow(struct pmc_self *r, uint64_t *val
 	struct pmcdrv_read rd;
 	int err;
 
-	if (!*r->owner)
+	if (r->mode == PMC_SELF_FORKED)
 		return -ECHILD;
 	if (n > r->nr_events)
 		return -EINVAL;
@@ -189,33 +188,65 @@ static __attribute__((noinline)) int read_slow(struct pmc_self *r, uint64_t *val
  * The kernel updates the page only on this thread's CPU while the thread
  * is not running user code, so no CPU barrier is needed.
  */
+/* The page's values of the first @n events, consistent (see pmc_self_read()). */
+static inline __attribute__((always_inline)) void
+read_values(const struct pmcdrv_self_page *pg, uint64_t *vals, unsigned int n)
+{
+	const struct pmcdrv_self_event *e, *end = pg->events + n;
+	uint32_t seq, idx;
+	uint64_t v, *out;
+
+	do {
+		seq = PMC_READ_ONCE(pg->seq);
+		pmc_barrier();
+		for (e = pg->events, out = vals; e != end; e++, out++) {
+			v = e->offset;
+			idx = e->index;
+			if (idx)
+				v += (pmc_rdpmc(idx - 1) - e->base) & e->mask;
+			*out = v;
+		}
+		pmc_barrier();
+	} while (PMC_READ_ONCE(pg->seq) != seq);
+}
+
+/* With the times: values and times from one consistent snapshot. */
+static __attribute__((noinline)) int read_page_times(const struct pmcdrv_self_page *pg,
+						     uint64_t *vals, unsigned int n,
+						     uint64_t *time_enabled, uint64_t *time_running)
+{
+	uint64_t te, tr;
+	uint32_t seq;
+
+	do {
+		seq = PMC_READ_ONCE(pg->seq);
+		pmc_barrier();
+		te = pg->time_enabled;
+		tr = pg->time_running;
+		read_values(pg, vals, n);
+		pmc_barrier();
+	} while (PMC_READ_ONCE(pg->seq) != seq);
+	if (time_enabled)
+		*time_enabled = te;
+	if (time_running)
+		*time_running = tr;
+	return 0;
+}
+
+/*
+ * The fast path: the sequence count, a compiler barrier, each event's
+ * fields and RDPMC, a compiler barrier, again while the sequence changed
+ * (perf_event_mmap_page's loop, include/uapi/linux/perf_event.h).  The
+ * kernel updates the page only on this thread's CPU while the thread is
+ * not running user code, so no CPU barrier is needed.
+ */
 int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *time_enabled,
 		  uint64_t *time_running)
 {
-	const volatile struct pmcdrv_self_page *pg = r->pg;
-	unsigned int i, sh;
-	uint32_t seq, idx;
-	uint64_t v;
-
-	if (r->mode != PMC_SELF_RDPMC || !*r->owner || n > r->nr_events)
+	if (__builtin_expect(r->mode != PMC_SELF_RDPMC || n > r->nr_events, 0))
 		return read_slow(r, vals, n, time_enabled, time_running);
-	do {
-		seq = pg->seq;
-		pmc_barrier();
-		for (i = 0; i < n; i++) {
-			v = pg->events[i].offset;
-			idx = pg->events[i].index;
-			if (idx) {
-				sh = 64 - pg->events[i].width;
-				v += (pmc_rdpmc(idx - 1) - pg->events[i].base) << sh >> sh;
-			}
-			vals[i] = v;
-		}
-		if (time_enabled)
-			*time_enabled = pg->time_enabled;
-		if (time_running)
-			*time_running = pg->time_running;
-		pmc_barrier();
-	} while (pg->seq != seq);
+	if (__builtin_expect(time_enabled || time_running, 0))
+		return read_page_times(r->pg, vals, n, time_enabled, time_running);
+	read_values(r->pg, vals, n);
 	return 0;
 }

@@ -208,7 +208,7 @@ struct pmcdrv_read {
 
 /*
  * One event of the page.  While index != 0 its value is
- *   offset + ((rdpmc(index - 1) - base) & (2^width - 1))
+ *   offset + ((rdpmc(index - 1) - base) & mask)
  * and otherwise offset (a software event, or the thread is not counting).
  */
 struct pmcdrv_self_event {
@@ -216,7 +216,7 @@ struct pmcdrv_self_event {
 	__u32 width;		/* counter width in bits, 0 for software events */
 	__u64 offset;		/* the thread's count when the counter read 'base' */
 	__u64 base;		/* raw counter value at that moment */
-	__u64 reserved;
+	__u64 mask;		/* 2^width - 1, ready for the read */
 };
 
 /*
