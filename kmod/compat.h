@@ -7,6 +7,7 @@
 #define PMCDRV_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/mm_types.h>
 #include <asm/msr.h>
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
@@ -19,11 +20,15 @@
 #define pmcd_rdpmc(ctr, v)		rdpmcl(ctr, v)
 #endif
 
+/* 6.3 made vm_flags read-only outside vm_flags_*() */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 #define pmcd_vm_flags_mod(vma, set, clear)	vm_flags_mod(vma, set, clear)
 #else
-#define pmcd_vm_flags_mod(vma, set, clear)	\
-	((vma)->vm_flags = ((vma)->vm_flags | (set)) & ~(clear))
+static inline void pmcd_vm_flags_mod(struct vm_area_struct *vma, unsigned long set,
+				     unsigned long clear)
+{
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+}
 #endif
 
 #endif /* PMCDRV_COMPAT_H */
