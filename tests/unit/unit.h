@@ -24,5 +24,6 @@ void register_cpulist_tests(void);	/* tests/unit/test_cpulist.c */
 void register_report_tests(void);	/* tests/unit/test_report.c */
 void register_pmu_logic_tests(void);	/* tests/unit/test_pmu_logic.c */
 void register_msr_pmu_tests(void);	/* tests/unit/test_msr_pmu.c */
+void register_self_tests(void);		/* tests/unit/test_self.c */
 
 #endif /* PMCDRV_UNIT_H */
