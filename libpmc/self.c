@@ -131,8 +131,13 @@ int pmc_self_open(struct pmc_session *s, struct pmc_self **out)
 	if (p == MAP_FAILED)
 		goto out;	/* READ_SELF works: use it */
 	r->pg = p;
-	if (page_usable(r))
+	if (page_usable(r)) {
 		r->mode = PMC_SELF_RDPMC;
+	} else {
+		/* Unused: let it go, and with it this process's RDPMC permission. */
+		munmap(p, page_size);
+		r->pg = NULL;
+	}
 out:
 	*out = r;
 	return 0;
