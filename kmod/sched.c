@@ -204,10 +204,7 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 			atomic64_inc(&pc->sess->nr_switches);
 			pmcd_ctx_note_cpu(ctx, smp_processor_id());
 			/* A thread with a page takes its share here (selfread.c). */
-			pmcd_self_out(pc, NULL);
-			pmcd_self_switched(pc->active);
-			pc->active = ctx;
-			pmcd_self_in(pc, NULL);
+			pmcd_self_handover(pc, ctx);
 			goto out;
 		}
 		pmcd_cpu_sched_out(pc, true);

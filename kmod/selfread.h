@@ -72,4 +72,20 @@ static inline void pmcd_self_switched(struct pmcd_task_ctx *ctx)
 		ctx->self->nr_switches++;
 }
 
+/*
+ * A switch between two tasks of the session loaded here: @next becomes
+ * pc->active.  One test when neither has a page (the common case).
+ */
+static inline void pmcd_self_handover(struct pmcd_cpu *pc, struct pmcd_task_ctx *next)
+{
+	if (likely(!pc->active->self && !next->self)) {
+		pc->active = next;
+		return;
+	}
+	pmcd_self_out(pc, NULL);
+	pmcd_self_switched(pc->active);
+	pc->active = next;
+	pmcd_self_in(pc, NULL);
+}
+
 #endif /* PMCDRV_SELFREAD_H */
