@@ -176,9 +176,6 @@ for n in 2 7; do
 		err "selfread: $out"
 	fi
 done
-# The rdpmc fast path of pmcdrv does not exist yet (a separate issue): its slot.
-bench "bench=B3 case=self-read tool=pmcdrv-rdpmc events=2 metric=ns_per_read value=null note=not_implemented"
-bench "bench=B3 case=self-read tool=perf-rdpmc events=2 metric=ns_per_read value=null note=not_measured_yet"
 
 # ---- B4: start-up ---------------------------------------------------------------------------
 echo "bench: B4 start-up"

@@ -123,6 +123,10 @@ tables() {
 	  "| B2: \($n) events, \($m): cost above untracked <= 0.8 x perf'"'"'s | \(ratio($ax; $bx)) x | \(met(if $ax == null or $bx == null then null else $ax <= 0.8 * $bx end)) |"),
 	 ([2, 7][] as $n | ns("B3"; "self-read"; "pmcdrv"; $n; null; "ns_per_read") as $a | ns("B3"; "self-read"; "perf"; $n; null; "ns_per_read") as $b |
 	  "| B3: \($n) events, READ <= perf read() | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
+	 (ns("B3"; "self-read"; "pmcdrv-rdpmc"; 2; null; "ns_per_read") as $a | ns("B3"; "self-read"; "perf"; 2; null; "ns_per_read") as $b |
+	  "| B3: 2 events, one rdpmc self-read <= 1/25 of one perf read() | \($a | n0) vs \($b | n0) (1/\(if $a == null or $b == null or $a == 0 then "n/a" else ($b / $a | n1) end)) | \(met(if $a == null or $b == null then null else 25 * $a <= $b end)) |"),
+	 ([2, 7][] as $n | ns("B3"; "self-read"; "pmcdrv-rdpmc"; $n; null; "ns_per_read") as $a | ns("B3"; "self-read"; "perf-rdpmc"; $n; null; "ns_per_read") as $b |
+	  "| B3: \($n) events, rdpmc self-read <= perf'"'"'s mmap page + rdpmc | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
 	 (ns("B4"; "start-up"; "pmcdrv"; null; null; "busy_ns_per_start") as $a | ns("B4"; "start-up"; "perf"; null; null; "busy_ns_per_start") as $b |
 	  "| B4: pmcctl run <= perf stat (busy time) | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"))
 	' "$json"
@@ -190,7 +194,9 @@ it under \`pmcctl run -e EVENTS [--no-inherit]\` and \`perf stat -e EVENTS [--no
 untracked task). MSR accesses per switch are read from the trace window after each switch
 between the two ping-pong tasks (the most frequent count of each direction; nearly every window
 has it). B3 is \`build/bench/selfread\`: one thread counts itself and reads N times through
-libpmc's READ and through \`read()\` of a perf group fd. B4 times \`pmcctl run\` and
+libpmc's READ, libpmc's self-read (\`pmc_self_read()\`: the thread's page and RDPMC), \`read()\`
+of a perf group fd, and each perf event's mmap page with RDPMC (the loop of
+\`include/uapi/linux/perf_event.h\`). B4 times \`pmcctl run\` and
 \`perf stat\` of \`true\` from bash. B5 counts \`build/progs/loop\`, whose user-mode count is
 exactly 2N + 103.
 

@@ -4,20 +4,21 @@
  *
  * Counts EVENTS (pmcctl's -e syntax, default instructions:u,cycles:u) on
  * the calling thread, first through pmcdrv (libpmc: a session attached to
- * itself, PMCDRV_IOC_READ), then through perf_event_open (one group of the
- * same raw events, PERF_FORMAT_GROUP, one read() of the leader returns all
- * values, as one READ does).  Each is read once to warm up, then N times
- * between two clock_gettime(CLOCK_MONOTONIC) calls.  Prints per tool:
+ * itself): PMCDRV_IOC_READ (tool=pmcdrv), then libpmc's self-read, the
+ * thread's page and RDPMC (tool=pmcdrv-rdpmc); then through
+ * perf_event_open (one group of the same raw events): PERF_FORMAT_GROUP,
+ * one read() of the leader returns all values, as one READ does
+ * (tool=perf), and each event's mmap page read with RDPMC by the protocol
+ * of include/uapi/linux/perf_event.h (tool=perf-rdpmc).  Each is read once
+ * to warm up, then N times between two clock_gettime(CLOCK_MONOTONIC)
+ * calls.  Prints per tool:
  *
- *   selfread tool=pmcdrv|perf events=E reads=N ns=T ns_per_read=T/N
+ *   selfread tool=pmcdrv|pmcdrv-rdpmc|perf|perf-rdpmc events=E reads=N ns=T ns_per_read=T/N
  *
- * The two never count at once (pmcdrv and perf_events exclude each other on
- * the PMU).  Under QEMU's -icount shift=0 a guest ns is one retired guest
- * instruction.  Exit 1 when either path fails.
- *
- * rdpmc: a user-space RDPMC fast path of pmcdrv does not exist yet (a
- * separate issue); when it does, add "tool=pmcdrv-rdpmc" and perf's
- * mmap-page RDPMC ("tool=perf-rdpmc") here.
+ * pmcdrv and perf never count at once (they exclude each other on the
+ * PMU).  Under QEMU's -icount shift=0 a guest ns is one retired guest
+ * instruction.  Exit 1 when a path fails (a tool whose RDPMC path is not
+ * available, e.g. no PMU, is an error too).
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +46,38 @@ static void report(const char *tool, unsigned int events, long n, long long ns)
 {
 	printf("selfread tool=%s events=%u reads=%ld ns=%lld ns_per_read=%.1f\n", tool, events, n,
 	       ns, (double)ns / n);
+}
+
+/* libpmc's self-read of the same session: the thread's page and RDPMC. */
+static int bench_pmcdrv_rdpmc(struct pmc_session *s, unsigned int events, long n)
+{
+	uint64_t v[PMCDRV_MAX_EVENTS];
+	struct pmc_self *r;
+	long long t0, t1;
+	long k;
+	int err;
+
+	err = pmc_self_open(s, &r);
+	if (err)
+		return err;
+	if (!pmc_self_fast(r)) {
+		fprintf(stderr, "selfread: pmcdrv-rdpmc: the reader has no RDPMC path here\n");
+		pmc_self_close(r);
+		return -EOPNOTSUPP;
+	}
+	err = pmc_self_read(r, v, events, NULL, NULL);
+	t0 = now_ns();
+	for (k = 0; k < n && !err; k++)
+		err = pmc_self_read(r, v, events, NULL, NULL);
+	t1 = now_ns();
+	if (!err && v[0] == 0) {
+		fprintf(stderr, "selfread: pmcdrv-rdpmc counted nothing\n");
+		err = -EIO;
+	}
+	if (!err)
+		report("pmcdrv-rdpmc", events, n, t1 - t0);
+	pmc_self_close(r);
+	return err;
 }
 
 static int bench_pmcdrv(const struct pmc_evlist *l, long n)
@@ -83,6 +117,7 @@ static int bench_pmcdrv(const struct pmc_evlist *l, long n)
 		goto out;
 	}
 	report("pmcdrv", l->n, n, t1 - t0);
+	err = bench_pmcdrv_rdpmc(s, l->n, n);
 out:
 	if (err)
 		fprintf(stderr, "selfread: pmcdrv: %s\n", strerror(-err));
@@ -126,6 +161,82 @@ static int perf_open(const struct pmc_evsel *e, int group)
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
 }
 
+static inline uint64_t rdpmc(uint32_t ecx)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return lo | (uint64_t)hi << 32;
+}
+
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+/* perf_event_mmap_page's read loop, as include/uapi/linux/perf_event.h gives it. */
+static uint64_t perf_page_read(const volatile struct perf_event_mmap_page *pc)
+{
+	uint64_t count, pmc;
+	uint32_t seq, idx, width;
+
+	do {
+		seq = pc->lock;
+		barrier();
+		idx = pc->index;
+		count = pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			width = pc->pmc_width;
+			pmc = rdpmc(idx - 1);
+			pmc <<= 64 - width;
+			pmc = (uint64_t)((int64_t)pmc >> (64 - width));
+			count += pmc;
+		}
+		barrier();
+	} while (pc->lock != seq);
+	return count;
+}
+
+/* Each event's first mmap page, read with RDPMC (perf's user-space fast path). */
+static int bench_perf_rdpmc(const int *fds, unsigned int events, long n)
+{
+	const volatile struct perf_event_mmap_page *pg[PMCDRV_MAX_EVENTS];
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t v[PMCDRV_MAX_EVENTS];
+	unsigned int i, mapped = 0;
+	long long t0, t1;
+	int rc = 1;
+	long k;
+
+	for (i = 0; i < events; i++) {
+		void *p = mmap(NULL, page, PROT_READ, MAP_SHARED, fds[i], 0);
+
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "selfread: perf mmap: %s\n", strerror(errno));
+			goto out;
+		}
+		pg[mapped++] = p;
+		if (!pg[i]->cap_user_rdpmc || !pg[i]->index) {
+			fprintf(stderr, "selfread: perf-rdpmc: the page offers no RDPMC\n");
+			goto out;
+		}
+	}
+	for (i = 0; i < events; i++)
+		v[i] = perf_page_read(pg[i]);
+	t0 = now_ns();
+	for (k = 0; k < n; k++)
+		for (i = 0; i < events; i++)
+			v[i] = perf_page_read(pg[i]);
+	t1 = now_ns();
+	if (v[0] == 0) {
+		fprintf(stderr, "selfread: perf-rdpmc counted nothing\n");
+		goto out;
+	}
+	report("perf-rdpmc", events, n, t1 - t0);
+	rc = 0;
+out:
+	for (i = 0; i < mapped; i++)
+		munmap((void *)pg[i], page);
+	return rc;
+}
+
 static int bench_perf(const struct pmc_evlist *l, long n)
 {
 	uint64_t buf[1 + PMCDRV_MAX_EVENTS];
@@ -158,7 +269,7 @@ static int bench_perf(const struct pmc_evlist *l, long n)
 		goto out;
 	}
 	report("perf", l->n, n, t1 - t0);
-	rc = 0;
+	rc = bench_perf_rdpmc(fds, l->n, n);
 	goto out;
 bad_read:
 	fprintf(stderr, "selfread: perf read: %s\n", strerror(errno));

@@ -250,7 +250,7 @@ static struct pmcd_hw_cpu *pmcd_hw_this(void)
 	return hc;
 }
 
-static u32 pmcd_rdpmc_index(u32 idx)
+u32 pmcd_hw_rdpmc_ecx(u32 idx)
 {
 	return idx < PMC_GLOBAL_FIXED_SHIFT ? idx : BIT(30) | (idx - PMC_GLOBAL_FIXED_SHIFT);
 }
@@ -259,7 +259,7 @@ static u64 pmcd_rd_ctr(u32 idx)
 {
 	u64 val;
 
-	pmcd_rdpmc(pmcd_rdpmc_index(idx), val);
+	pmcd_rdpmc(pmcd_hw_rdpmc_ecx(idx), val);
 	return val;
 }
 

@@ -66,6 +66,8 @@ void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
 void pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);
 void pmcd_hw_clear_cpu(void);
 void pmcd_hw_forget_cpu(void);
+/* RDPMC's ECX for the counter of GLOBAL_CTRL bit @idx (bit 30: fixed counters). */
+u32 pmcd_hw_rdpmc_ecx(u32 idx);
 extern atomic_t pmcd_hw_faults;
 
 #endif /* PMCDRV_HW_H */

@@ -26,6 +26,7 @@
 #include <pmcdrv/pmu.h>
 
 struct pmcd_hw_caps;
+struct pmcd_self;
 struct task_struct;
 
 #define PMC_POOL_TARGET		32	/* spare contexts per inheriting session */
@@ -71,6 +72,7 @@ struct pmcd_task_ctx {
 	bool armed_exec;		/* waits for exec (touched by the task's CPU) */
 	bool dead;			/* untracked: never program again */
 	int last_cpu;
+	struct pmcd_self *self;		/* its own counts, once it asked (selfread.c) */
 	struct rcu_head rcu;
 };
 

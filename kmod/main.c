@@ -141,7 +141,8 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 	return pmcd_session_attach(s, a.pid, a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC);
 }
 
-static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg)
+/* READ, or READ_SELF (@self): the calling thread's own counts. */
+static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self)
 {
 	struct pmcdrv_read r;
 	long usize;
@@ -153,7 +154,7 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg)
 	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)))
 		return -EINVAL;
 	memset(&r, 0, sizeof(r));
-	err = pmcd_session_read(s, &r);
+	err = self ? pmcd_self_read(s, &r) : pmcd_session_read(s, &r);
 	if (err)
 		return err;
 	return pmcd_copy_struct_out(uarg, &r, sizeof(r), usize);
@@ -177,7 +178,9 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PMC_IOC_CMD(PMCDRV_IOC_ATTACH):
 		return pmcd_ioctl_attach(s, uarg);
 	case PMC_IOC_CMD(PMCDRV_IOC_READ):
-		return pmcd_ioctl_read(s, uarg);
+		return pmcd_ioctl_read(s, uarg, false);
+	case PMC_IOC_CMD(PMCDRV_IOC_READ_SELF):
+		return pmcd_ioctl_read(s, uarg, true);
 	case PMC_IOC_CMD(PMCDRV_IOC_ENABLE):
 		return arg ? -EINVAL : pmcd_session_enable(s);
 	case PMC_IOC_CMD(PMCDRV_IOC_DISABLE):
@@ -201,12 +204,18 @@ static int pmcd_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static int pmcd_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return pmcd_self_mmap(file->private_data, vma);
+}
+
 static const struct file_operations pmcd_fops = {
 	.owner		= THIS_MODULE,
 	.open		= pmcd_open,
 	.release	= pmcd_release,
 	.unlocked_ioctl	= pmcd_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= pmcd_mmap,
 	.llseek		= noop_llseek,
 };
 

@@ -37,6 +37,7 @@
 
 #include "hw.h"
 #include "internal.h"
+#include "selfread.h"
 
 #define PMC_HASH_BITS		8
 
@@ -108,6 +109,10 @@ static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 	else if (hw)
 		pmcd_hw_read(&s->prog, vals);
 	pmcd_cpu_account(pc, hw ? vals : NULL);
+	if (stop)
+		pmcd_self_out(pc, hw ? vals : NULL);
+	else
+		pmcd_self_folded(pc, hw ? vals : NULL);
 }
 
 static void pmcd_cpu_fold(struct pmcd_cpu *pc)
@@ -131,6 +136,7 @@ void pmcd_cpu_start(struct pmcd_cpu *pc)
 	else
 		memset(pc->last, 0, sizeof(pc->last));
 	pc->t_last = local_clock();
+	pmcd_self_in(pc, s->prog.nr ? pc->last : NULL);
 }
 
 /* Stop pc->sess's counters on this CPU and fold what they counted. */
@@ -168,8 +174,10 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
 	struct pmcd_session *s = pc->sess;
 
 	pmcd_cpu_fold_stop(pc);
-	if (context_switch)
+	if (context_switch) {
 		atomic64_inc(&s->nr_switches);
+		pmcd_self_switched(pc->active);
+	}
 	pc->active = NULL;
 	pc->sess = NULL;
 	/* Folded: a READ that no longer sees this CPU sees the counts. */
@@ -195,7 +203,8 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 			 */
 			atomic64_inc(&pc->sess->nr_switches);
 			pmcd_ctx_note_cpu(ctx, smp_processor_id());
-			pc->active = ctx;
+			/* A thread with a page takes its share here (selfread.c). */
+			pmcd_self_handover(pc, ctx);
 			goto out;
 		}
 		pmcd_cpu_sched_out(pc, true);
@@ -233,6 +242,7 @@ static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_
 	struct pmcd_task_ctx *ctx;
 	unsigned long flags;
 
+	pmcd_self_fork(parent, child);
 	rcu_read_lock();
 	ctx = pmcd_lookup(parent);
 	if (ctx && ctx->sess->inherit) {
@@ -526,6 +536,7 @@ void pmcd_ctx_free_rcu(struct rcu_head *head)
 {
 	struct pmcd_task_ctx *ctx = container_of(head, struct pmcd_task_ctx, rcu);
 
+	pmcd_self_put(ctx->self);
 	pmcd_session_put(ctx->sess);
 	kfree(ctx);
 }

@@ -32,6 +32,7 @@
 
 #include "hw.h"
 #include "internal.h"
+#include "selfread.h"
 #include "session.h"
 
 static unsigned int pmcd_hw_users;	/* under pmcd_global_lock */
@@ -164,6 +165,7 @@ void pmcd_session_close(struct pmcd_session *s)
 	}
 	cancel_work_sync(&s->refill);
 	list_for_each_entry_safe(ctx, tmp, &dead, node) {
+		pmcd_self_put(ctx->self);
 		if (ctx->sess)
 			pmcd_session_put(ctx->sess);
 		kfree(ctx);

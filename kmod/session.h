@@ -45,4 +45,9 @@ int pmcd_session_disable(struct pmcd_session *s);
 int pmcd_session_reset(struct pmcd_session *s);
 int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r);
 
+struct vm_area_struct;
+/* selfread.c: the calling thread's page (mmap) and its own counts (READ_SELF). */
+int pmcd_self_mmap(struct pmcd_session *s, struct vm_area_struct *vma);
+int pmcd_self_read(struct pmcd_session *s, struct pmcdrv_read *r);
+
 #endif /* PMCDRV_SESSION_H */

@@ -31,7 +31,7 @@ int pmc_session_api_version(struct pmc_session *s);
 /* PMCDRV_IOC_INFO; fills @info completely. */
 int pmc_session_info(struct pmc_session *s, struct pmcdrv_info *info);
 
-/* The session's file descriptor (close-on-exec), e.g. to hand it to a child. */
+/* The session's file descriptor (close-on-exec): to hand it to a child, or to mmap its self-read page. */
 int pmc_session_fd(const struct pmc_session *s);
 /*
  * A handle on session @fd that another process configured and attached
@@ -63,16 +63,27 @@ int pmc_session_disable(struct pmc_session *s);
 int pmc_session_reset(struct pmc_session *s);
 /* All values, times and flags in one call. */
 int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r);
+/*
+ * The calling thread's own counts (PMCDRV_IOC_READ_SELF): since it first
+ * mapped its self-read page or asked this.  -ESRCH: the session does not
+ * track the thread; -EOPNOTSUPP: a CPU session; -ENOTTY: a module before it.
+ */
+int pmc_session_read_self(struct pmc_session *s, struct pmcdrv_read *r);
 
 /* ---- self-read: a tracked thread reads its own counts -------------------- */
 struct pmc_self;
 
 /*
  * A self-reader of session @s for the calling thread, which @s must track
- * (attached, or created after the attach with inherit on).  It maps the
- * session's self-read page and reads with RDPMC when it can; otherwise
- * (no page, no PMU, software events only, a CPU session) it reads through
- * PMCDRV_IOC_READ with the same results.  One reader per thread.
+ * (attached, or created after the attach with inherit on).  It reads the
+ * thread's own counts (since its first self-read), not the session's: it
+ * maps the thread's self-read page and reads with RDPMC when it can;
+ * otherwise (no PMU, a software event, RDPMC disabled by the
+ * administrator) through PMCDRV_IOC_READ_SELF, with the same results.  A
+ * CPU session, or a module without READ_SELF, reads the whole session
+ * through PMCDRV_IOC_READ.  -ESRCH: @s does not track the calling thread.
+ * One reader per thread; a reader inherited by fork fails with -ECHILD
+ * (the child opens its own).
  */
 int pmc_self_open(struct pmc_session *s, struct pmc_self **out);
 void pmc_self_close(struct pmc_self *r);
@@ -81,10 +92,18 @@ bool pmc_self_fast(const struct pmc_self *r);
 /*
  * The first @n values in the order of the session's events, and the
  * times (either pointer may be NULL).  Values never decrease between
- * reads of one reader.
+ * reads of one reader.  Through the page (pmc_self_fast()) the times are
+ * those of the kernel's last update of it (the thread's switch-in or a
+ * fold), the values live; through the ioctl both are live.
  */
 int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *time_enabled,
 		  uint64_t *time_running);
+/*
+ * The value of one event of a self-read page given its counter's raw
+ * value @pmc (RDPMC of index - 1): offset + ((pmc - base) mod 2^width);
+ * offset alone when index is 0.  Pure, for tests and other readers.
+ */
+uint64_t pmc_self_event_value(const struct pmcdrv_self_event *e, uint64_t pmc);
 
 /* ---- regions: named, nested, per-thread counts inside a program ---------- */
 /*

@@ -174,3 +174,10 @@ int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
 	r->size = sizeof(*r);
 	return ioctl(s->fd, PMCDRV_IOC_READ, r) < 0 ? -errno : 0;
 }
+
+int pmc_session_read_self(struct pmc_session *s, struct pmcdrv_read *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	return ioctl(s->fd, PMCDRV_IOC_READ_SELF, r) < 0 ? -errno : 0;
+}

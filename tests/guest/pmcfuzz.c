@@ -1034,9 +1034,9 @@ static void op_bad_cmd(struct fz *f, int fd)
 	int e;
 
 	switch (rn(f, 3)) {
-	case 0:		/* our type, unknown number */
+	case 0:		/* our type, unknown number (0x08 is READ_SELF) */
 		type = PMCDRV_IOC_MAGIC;
-		nr = 8 + rn(f, 248);
+		nr = 9 + rn(f, 247);
 		dir = rn(f, 4);
 		what = "unknown nr";
 		break;

@@ -186,11 +186,73 @@ struct pmcdrv_read {
 
 #define PMCDRV_READ_SIZE_VER0	192
 
+/* ---- Self-read: a tracked thread reads its own counts ---------------------- */
+
+/*
+ * mmap(NULL, page size, PROT_READ, MAP_SHARED, session fd, PMCDRV_SELF_MMAP_OFFSET)
+ * by a thread the session tracks maps that thread's own page: its counts
+ * since it first mapped the page or asked PMCDRV_IOC_READ_SELF, never the
+ * other tasks' of the session.  The page is read-only (PROT_WRITE: EPERM),
+ * not inherited by fork (the child maps its own), and lives until the last
+ * mapping and the thread's tracking are gone.  Errors: EINVAL (not
+ * MAP_SHARED, other length or offset), EPERM (PROT_WRITE), EBADFD (not
+ * attached), EOPNOTSUPP (a CPU session), ESRCH (the calling thread is not
+ * tracked by this session), ENOMEM.  docs/abi.md has the read protocol.
+ */
+#define PMCDRV_SELF_MMAP_OFFSET		0
+#define PMCDRV_SELF_PAGE_VERSION	1
+
+/* struct pmcdrv_self_page.flags */
+#define PMCDRV_SELF_COUNTING	(1U << 0)	/* counting on a CPU now: index is live */
+#define PMCDRV_SELF_RDPMC	(1U << 1)	/* hardware events: RDPMC allowed in this process */
+
+/*
+ * One event of the page.  While index != 0 its value is
+ *   offset + ((rdpmc(index - 1) - base) & mask)
+ * and otherwise offset (a software event, or the thread is not counting).
+ */
+struct pmcdrv_self_event {
+	__u32 index;		/* RDPMC's ECX + 1 (bit 30: fixed counter); 0: read offset */
+	__u32 width;		/* counter width in bits, 0 for software events */
+	__u64 offset;		/* the thread's count when the counter read 'base' */
+	__u64 base;		/* raw counter value at that moment */
+	__u64 mask;		/* 2^width - 1, ready for the read */
+};
+
+/*
+ * The page.  Read it as perf_event_mmap_page: seq = page->seq, compiler
+ * barrier, read the fields and RDPMC, compiler barrier, retry while
+ * page->seq != seq.  The kernel changes seq around every update: the
+ * thread's switch-in, switch-out (which includes migration), fold (READ,
+ * the periodic fold), ENABLE and DISABLE.  Software events and the times
+ * are as of the last update; PMCDRV_IOC_READ_SELF gives them live.
+ */
+struct pmcdrv_self_page {
+	__u32 version;			/* PMCDRV_SELF_PAGE_VERSION */
+	__u32 size;			/* sizeof(struct pmcdrv_self_page) of the kernel */
+	__u32 seq;			/* update count (perf's 'lock') */
+	__u32 flags;			/* PMCDRV_SELF_* */
+	__u32 nr_events;		/* as configured */
+	__u32 reserved0;
+	__u64 time_enabled;		/* ns the thread counted, at the last update */
+	__u64 time_running;		/* = time_enabled: no multiplexing */
+	__u64 reserved[3];
+	struct pmcdrv_self_event events[PMCDRV_MAX_EVENTS];	/* config order */
+};
+
+#define PMCDRV_SELF_PAGE_SIZE_VER0	576
+
 /*
  * PMCDRV_IOC_API_VERSION: returns PMCDRV_API_VERSION as the ioctl's value.
  * PMCDRV_IOC_INFO: fills struct pmcdrv_info.
  * PMCDRV_IOC_CONFIG, _ATTACH, _READ: see their structs.
  * PMCDRV_IOC_ENABLE, _DISABLE, _RESET: no argument (arg must be 0).
+ * PMCDRV_IOC_READ_SELF: struct pmcdrv_read with the calling thread's own
+ *   counts (as its self-read page gives them, live): values, time_enabled
+ *   and time_running of that thread since it first mapped its page or
+ *   asked READ_SELF; nr_tasks 1, flags ENABLED and ATTACHED as READ's.
+ *   ESRCH when the session does not track the calling thread, EOPNOTSUPP
+ *   for a CPU session, EBADFD before ATTACH.  Kernels before it: ENOTTY.
  */
 #define PMCDRV_IOC_API_VERSION	_IO(PMCDRV_IOC_MAGIC, 0x00)
 #define PMCDRV_IOC_INFO		_IOWR(PMCDRV_IOC_MAGIC, 0x01, struct pmcdrv_info)
@@ -200,5 +262,6 @@ struct pmcdrv_read {
 #define PMCDRV_IOC_DISABLE	_IO(PMCDRV_IOC_MAGIC, 0x05)
 #define PMCDRV_IOC_RESET	_IO(PMCDRV_IOC_MAGIC, 0x06)
 #define PMCDRV_IOC_READ		_IOWR(PMCDRV_IOC_MAGIC, 0x07, struct pmcdrv_read)
+#define PMCDRV_IOC_READ_SELF	_IOWR(PMCDRV_IOC_MAGIC, 0x08, struct pmcdrv_read)
 
 #endif /* _UAPI_LINUX_PMCDRV_H */

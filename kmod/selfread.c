@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmcdrv self-read: a tracked thread's own counts, read from user space
+ * with RDPMC and a page it maps, in the style of perf_event_mmap_page.
+ *
+ * A thread that maps its session's file (or asks PMCDRV_IOC_READ_SELF)
+ * gets a struct pmcd_self: its own accumulated counts.  The session's
+ * counters are shared by its tasks and keep running across a switch
+ * between two of them (sched.c), so a thread's share is taken at its own
+ * switch-in and switch-out: raw counter values (base) and what it counted
+ * up to them (offset).  Only threads with a pmcd_self pay for this; the
+ * page shows it as
+ *
+ *	value = offset + ((rdpmc(index - 1) - base) & mask), mask = 2^width - 1
+ *
+ * with a sequence count changed around every update (the thread's
+ * switch-in, switch-out, fold; a migration is a switch-out and a
+ * switch-in).  Every update runs on the thread's own CPU with IRQs off
+ * while the thread is not in user space, so a reader in the thread sees an
+ * update either whole or not at all, and retries on a changed sequence
+ * (compiler barriers suffice, as for perf's page).
+ *
+ * RDPMC at CPL 3 needs CR4.PCE.  pmcdrv uses the kernel's own rule for it
+ * (arch/x86/events/core.c, x86_pmu_event_mapped() and switch_mm_irqs_off()
+ * in arch/x86/mm/tlb.c): mm->context.perf_rdpmc_allowed counts mappings of
+ * a process; while non-zero the kernel sets CR4.PCE whenever it switches to
+ * that process's address space and clears it for any other.  Each mapping
+ * of a page of a session with hardware events counts one (vm_ops open and
+ * close), and the first and last update the CPUs running the process.
+ * Never for everyone, never for a process without a mapping.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/mm_types.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <asm/tlbflush.h>
+
+#include "compat.h"
+#include "hw.h"
+#include "internal.h"
+#include "selfread.h"
+#include "session.h"
+
+static_assert(sizeof(struct pmcdrv_self_page) == PMCDRV_SELF_PAGE_SIZE_VER0);
+static_assert(sizeof(struct pmcdrv_self_page) <= PAGE_SIZE);
+
+/* Mapped pages of sessions with hardware events, for the fork probe. */
+static LIST_HEAD(pmcd_self_maps);
+static DEFINE_RAW_SPINLOCK(pmcd_self_lock);
+static unsigned int pmcd_self_nr_maps;	/* READ_ONCE outside the lock */
+
+/* ---- the thread's counts: its CPU, IRQs off -------------------------------- */
+
+static bool pmcd_self_hw(const struct pmcd_cpu *pc)
+{
+	return pc->sess->prog.nr && !pc->suspended;
+}
+
+/* Add what the thread counted since the last update, up to @raw (NULL: no hardware). */
+static void pmcd_self_account(struct pmcd_self *self, const struct pmc_prog *p, const u64 *raw)
+{
+	u64 now = local_clock();
+	unsigned int i;
+
+	for (i = 0; raw && i < p->nr; i++) {
+		self->acc[i] += pmc_delta(self->base[i], raw[i], p->width[i]);
+		self->base[i] = raw[i];
+	}
+	self->t_acc += now - self->t_base;
+	self->t_base = now;
+}
+
+/* The thread's value of event @i of @s (offset: what it counted up to base). */
+static u64 pmcd_self_value(const struct pmcd_self *self, const struct pmcd_session *s,
+			   unsigned int i)
+{
+	const struct pmcdrv_event *ev = &s->events[i];
+
+	if (ev->type == PMCDRV_EVENT_HW)
+		return self->acc[s->hw_slot[i]];
+	if (ev->sw_id == PMCDRV_SW_TASK_CLOCK)
+		return self->t_acc;
+	if (ev->sw_id == PMCDRV_SW_CONTEXT_SWITCHES)
+		return self->nr_switches;
+	return self->nr_migrations;
+}
+
+/* Write the page from @self: @live, the hardware indexes are valid. */
+static void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s, bool live)
+{
+	struct pmcdrv_self_page *pg = self->pg;
+	unsigned int i;
+	int slot;
+
+	WRITE_ONCE(pg->seq, pg->seq + 1);
+	barrier();
+	pg->flags = (live ? PMCDRV_SELF_COUNTING : 0) | (self->rdpmc ? PMCDRV_SELF_RDPMC : 0);
+	pg->time_enabled = self->t_acc;
+	pg->time_running = self->t_acc;
+	for (i = 0; i < s->nr_events; i++) {
+		struct pmcdrv_self_event *e = &pg->events[i];
+
+		slot = s->hw_slot[i];
+		e->offset = pmcd_self_value(self, s, i);
+		e->width = slot >= 0 ? s->prog.width[slot] : 0;
+		e->mask = e->width ? GENMASK_ULL(e->width - 1, 0) : 0;
+		if (slot >= 0 && live) {
+			e->index = pmcd_hw_rdpmc_ecx(s->prog.idx[slot]) + 1;
+			e->base = self->base[slot];
+		} else {
+			e->index = 0;
+			e->base = 0;
+		}
+	}
+	barrier();
+	WRITE_ONCE(pg->seq, pg->seq + 1);
+}
+
+/* @raw, or the counters read now into @buf when @raw is NULL; NULL without hardware. */
+static const u64 *pmcd_self_raw(struct pmcd_cpu *pc, const u64 *raw, u64 *buf)
+{
+	if (!pmcd_self_hw(pc))
+		return NULL;
+	if (!raw) {
+		pmcd_hw_read(&pc->sess->prog, buf);
+		raw = buf;
+	}
+	return raw;
+}
+
+void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw)
+{
+	struct pmcd_self *self = pc->active->self;
+	int cpu = smp_processor_id();
+	u64 buf[PMCDRV_MAX_EVENTS];
+
+	raw = pmcd_self_raw(pc, raw, buf);
+	if (raw)
+		memcpy(self->base, raw, pc->sess->prog.nr * sizeof(*raw));
+	self->t_base = local_clock();
+	self->counting = true;
+	if (self->last_cpu >= 0 && self->last_cpu != cpu)
+		self->nr_migrations++;
+	self->last_cpu = cpu;
+	pmcd_self_publish(self, pc->sess, raw);
+}
+
+void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw)
+{
+	struct pmcd_self *self = pc->active->self;
+	u64 buf[PMCDRV_MAX_EVENTS];
+
+	if (!self->counting)
+		return;
+	pmcd_self_account(self, &pc->sess->prog, pmcd_self_raw(pc, raw, buf));
+	self->counting = false;
+	pmcd_self_publish(self, pc->sess, false);
+}
+
+void pmcd_self_fold(struct pmcd_cpu *pc, const u64 *raw)
+{
+	struct pmcd_self *self = pc->active->self;
+	u64 buf[PMCDRV_MAX_EVENTS];
+
+	if (!self->counting)
+		return;
+	raw = pmcd_self_raw(pc, raw, buf);
+	pmcd_self_account(self, &pc->sess->prog, raw);
+	pmcd_self_publish(self, pc->sess, raw);
+}
+
+/* ---- lifetime ----------------------------------------------------------------- */
+
+static void pmcd_self_release(struct kref *ref)
+{
+	struct pmcd_self *self = container_of(ref, struct pmcd_self, ref);
+
+	__free_page(self->page);
+	kfree(self);
+}
+
+/* Drop a reference: the context's (when it is freed) or a mapping's. */
+void pmcd_self_put(struct pmcd_self *self)
+{
+	if (self)
+		kref_put(&self->ref, pmcd_self_release);
+}
+
+static struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s)
+{
+	struct pmcd_self *self = kzalloc(sizeof(*self), GFP_KERNEL);
+
+	if (!self)
+		return NULL;
+	self->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!self->page) {
+		kfree(self);
+		return NULL;
+	}
+	kref_init(&self->ref);
+	INIT_LIST_HEAD(&self->node);
+	self->pg = page_address(self->page);
+	self->pg->version = PMCDRV_SELF_PAGE_VERSION;
+	self->pg->size = sizeof(*self->pg);
+	self->pg->nr_events = s->nr_events;
+	self->last_cpu = -1;
+	self->rdpmc = s->prog.nr > 0;
+	return self;
+}
+
+/*
+ * The calling thread's context in @s with its pmcd_self, created if it has
+ * none yet (counting from now: if the session's counters run here for it,
+ * from their values now).  Process context; takes no sleeping lock, so
+ * that mmap (mmap_lock held) may call it.
+ */
+static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
+{
+	struct pmcd_self *fresh = NULL;
+	struct pmcd_task_ctx *ctx;
+	struct pmcd_cpu *pc;
+	unsigned long flags;
+	int err;
+
+	if (!READ_ONCE(s->attached))
+		return -EBADFD;
+	if (s->cpu >= 0)
+		return -EOPNOTSUPP;
+	for (;;) {
+		local_irq_save(flags);
+		rcu_read_lock();
+		ctx = pmcd_lookup(current);
+		err = -ESRCH;
+		if (!ctx || ctx->sess != s || READ_ONCE(ctx->dead))
+			goto out_unlock;
+		err = 0;
+		if (ctx->self || !fresh)
+			goto out_unlock;
+		/* Only the thread itself installs its pmcd_self: no race. */
+		WRITE_ONCE(ctx->self, fresh);
+		fresh = NULL;
+		pc = this_cpu_ptr(&pmcd_cpus);
+		if (pc->active == ctx)
+			pmcd_self_start(pc, NULL);
+		else
+			pmcd_self_publish(ctx->self, s, false);
+out_unlock:
+		rcu_read_unlock();
+		local_irq_restore(flags);
+		if (err || ctx->self)
+			break;
+		fresh = pmcd_self_alloc(s);
+		if (!fresh)
+			return -ENOMEM;
+	}
+	pmcd_self_put(fresh);
+	*out = ctx;
+	return err;
+}
+
+/* ---- CR4.PCE through mm->context.perf_rdpmc_allowed ---------------------------- */
+
+/* IPI: CR4.PCE on this CPU as switch_mm_irqs_off() would set it for @mm. */
+static void pmcd_self_pce_ipi(void *info)
+{
+	struct mm_struct *mm = info;
+
+	if (current->active_mm != mm)
+		return;
+	if (atomic_read(&mm->context.perf_rdpmc_allowed))
+		cr4_set_bits_irqsoff(X86_CR4_PCE);
+	else
+		cr4_clear_bits_irqsoff(X86_CR4_PCE);
+}
+
+/* One more (@add) or one less mapping of @self in @mm.  Process context. */
+static void pmcd_self_map_count(struct pmcd_self *self, struct mm_struct *mm, bool add)
+{
+	unsigned long flags;
+	bool update;
+
+	if (!self->rdpmc)
+		return;
+	raw_spin_lock_irqsave(&pmcd_self_lock, flags);
+	if (add && !self->nr_maps++) {
+		self->mm = mm;
+		list_add(&self->node, &pmcd_self_maps);
+	} else if (!add && !--self->nr_maps) {
+		list_del_init(&self->node);
+		self->mm = NULL;
+	}
+	WRITE_ONCE(pmcd_self_nr_maps, pmcd_self_nr_maps + (add ? 1 : -1));
+	if (add)
+		update = atomic_inc_return(&mm->context.perf_rdpmc_allowed) == 1;
+	else
+		update = atomic_dec_return(&mm->context.perf_rdpmc_allowed) == 0;
+	raw_spin_unlock_irqrestore(&pmcd_self_lock, flags);
+	if (update)
+		on_each_cpu_mask(mm_cpumask(mm), pmcd_self_pce_ipi, mm, 1);
+}
+
+/*
+ * sched_process_fork: dup_mm() copies the parent's mm_struct whole, so a
+ * child with its own address space starts with the parent's
+ * perf_rdpmc_allowed, but without the mappings (VM_DONTCOPY): take ours
+ * out of the child's count.  Preemption off, before the child runs.
+ */
+void pmcd_self_fork(struct task_struct *parent, struct task_struct *child)
+{
+	struct mm_struct *mm = child->mm;
+	struct pmcd_self *self;
+	unsigned long flags;
+	int ours = 0;
+
+	if (!READ_ONCE(pmcd_self_nr_maps) || !mm || mm == parent->mm)
+		return;
+	raw_spin_lock_irqsave(&pmcd_self_lock, flags);
+	list_for_each_entry(self, &pmcd_self_maps, node)
+		if (self->mm == parent->mm)
+			ours += self->nr_maps;
+	raw_spin_unlock_irqrestore(&pmcd_self_lock, flags);
+	ours = min(ours, atomic_read(&mm->context.perf_rdpmc_allowed));
+	if (ours > 0)
+		atomic_sub(ours, &mm->context.perf_rdpmc_allowed);
+}
+
+/* ---- the mapping ---------------------------------------------------------------- */
+
+static void pmcd_self_vm_open(struct vm_area_struct *vma)
+{
+	struct pmcd_self *self = vma->vm_private_data;
+
+	kref_get(&self->ref);
+	pmcd_self_map_count(self, vma->vm_mm, true);
+}
+
+static void pmcd_self_vm_close(struct vm_area_struct *vma)
+{
+	struct pmcd_self *self = vma->vm_private_data;
+
+	pmcd_self_map_count(self, vma->vm_mm, false);
+	pmcd_self_put(self);
+}
+
+static vm_fault_t pmcd_self_vm_fault(struct vm_fault *vmf)
+{
+	struct pmcd_self *self = vmf->vma->vm_private_data;
+
+	if (vmf->pgoff || (vmf->flags & FAULT_FLAG_WRITE))
+		return VM_FAULT_SIGBUS;
+	get_page(self->page);
+	vmf->page = self->page;
+	return 0;
+}
+
+static const struct vm_operations_struct pmcd_self_vm_ops = {
+	.open	= pmcd_self_vm_open,
+	.close	= pmcd_self_vm_close,
+	.fault	= pmcd_self_vm_fault,
+};
+
+int pmcd_self_mmap(struct pmcd_session *s, struct vm_area_struct *vma)
+{
+	struct pmcd_task_ctx *ctx;
+	int err;
+
+	if (!(vma->vm_flags & VM_SHARED) || vma->vm_pgoff != PMCDRV_SELF_MMAP_OFFSET ||
+	    vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	err = pmcd_self_current(s, &ctx);
+	if (err)
+		return err;
+	/* Read-only for good, one page, not inherited, not in core dumps. */
+	pmcd_vm_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+	vma->vm_ops = &pmcd_self_vm_ops;
+	vma->vm_private_data = ctx->self;
+	pmcd_self_vm_open(vma);
+	return 0;
+}
+
+/* ---- PMCDRV_IOC_READ_SELF ---------------------------------------------------------- */
+
+int pmcd_self_read(struct pmcd_session *s, struct pmcdrv_read *r)
+{
+	struct pmcd_task_ctx *ctx;
+	struct pmcd_self *self;
+	struct pmcd_cpu *pc;
+	unsigned long flags;
+	unsigned int i;
+	int err;
+
+	mutex_lock(&s->lock);
+	err = -EBADFD;
+	if (!s->configured)
+		goto out_unlock;
+	err = pmcd_self_current(s, &ctx);
+	if (err)
+		goto out_unlock;
+	self = ctx->self;
+	local_irq_save(flags);
+	pc = this_cpu_ptr(&pmcd_cpus);
+	/* Counting here now: bring the counts up to this moment, as a fold does. */
+	if (pc->active == ctx)
+		pmcd_self_fold(pc, NULL);
+	for (i = 0; i < s->nr_events; i++)
+		r->values[i] = pmcd_self_value(self, s, i);
+	r->time_enabled = self->t_acc;
+	local_irq_restore(flags);
+	r->time_running = r->time_enabled;
+	r->nr_events = s->nr_events;
+	r->nr_tasks = 1;
+	r->flags = PMCDRV_READ_ATTACHED;
+	if (READ_ONCE(s->enabled))
+		r->flags |= PMCDRV_READ_ENABLED;
+out_unlock:
+	mutex_unlock(&s->lock);
+	return err;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Self-read (selfread.c): a tracked thread's own counts, in a page it maps
+ * read-only and reads with RDPMC, and through PMCDRV_IOC_READ_SELF.  The
+ * hooks below are called by sched.c on the thread's CPU with IRQs off;
+ * they do nothing (one pointer test) for a task without a page.
+ */
+#ifndef PMCDRV_SELFREAD_H
+#define PMCDRV_SELFREAD_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/pmcdrv.h>
+
+#include "internal.h"
+
+struct mm_struct;
+struct page;
+
+/* One thread's own counts; held by its context and by each mapping of its page. */
+struct pmcd_self {
+	struct kref ref;
+	struct page *page;
+	struct pmcdrv_self_page *pg;	/* page_address(page) */
+	/* Below: on the thread's CPU with IRQs off, or by the thread with IRQs off. */
+	u64 acc[PMCDRV_MAX_EVENTS];	/* per hardware slot, up to base[] */
+	u64 base[PMCDRV_MAX_EVENTS];	/* raw counter values at the last update */
+	u64 t_acc;			/* ns counted, up to t_base */
+	u64 t_base;			/* local_clock() at the last update */
+	u64 nr_switches;
+	u64 nr_migrations;
+	int last_cpu;
+	bool counting;			/* base[] and t_base are live */
+	/* Under pmcd_self_lock: the mappings counted in mm's perf_rdpmc_allowed. */
+	struct list_head node;		/* pmcd_self_maps, while nr_maps > 0 */
+	struct mm_struct *mm;
+	unsigned int nr_maps;
+	bool rdpmc;			/* the session has hardware events */
+};
+
+void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw);
+void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw);
+void pmcd_self_fold(struct pmcd_cpu *pc, const u64 *raw);
+void pmcd_self_fork(struct task_struct *parent, struct task_struct *child);
+void pmcd_self_put(struct pmcd_self *self);
+
+/* pc->active begins counting here, from the raw values @raw (NULL: read them). */
+static inline void pmcd_self_in(struct pmcd_cpu *pc, const u64 *raw)
+{
+	if (pc->active && pc->active->self)
+		pmcd_self_start(pc, raw);
+}
+
+/* pc->active stops counting here (before its counters stop), @raw as above. */
+static inline void pmcd_self_out(struct pmcd_cpu *pc, const u64 *raw)
+{
+	if (pc->active && pc->active->self)
+		pmcd_self_stop(pc, raw);
+}
+
+/* pc->active was folded at @raw (NULL: no hardware values). */
+static inline void pmcd_self_folded(struct pmcd_cpu *pc, const u64 *raw)
+{
+	if (pc->active && pc->active->self)
+		pmcd_self_fold(pc, raw);
+}
+
+static inline void pmcd_self_switched(struct pmcd_task_ctx *ctx)
+{
+	if (ctx && ctx->self)
+		ctx->self->nr_switches++;
+}
+
+/*
+ * A switch between two tasks of the session loaded here: @next becomes
+ * pc->active.  One test when neither has a page (the common case).
+ */
+static inline void pmcd_self_handover(struct pmcd_cpu *pc, struct pmcd_task_ctx *next)
+{
+	if (likely(!pc->active->self && !next->self)) {
+		pc->active = next;
+		return;
+	}
+	pmcd_self_out(pc, NULL);
+	pmcd_self_switched(pc->active);
+	pc->active = next;
+	pmcd_self_in(pc, NULL);
+}
+
+#endif /* PMCDRV_SELFREAD_H */

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * selfread: the self-read page and PMCDRV_IOC_READ_SELF (libpmc's
+ * pmc_self_*), in the guest.  With the emulated PMU (detected by INFO):
+ *
+ *  - exact: a session disabled before ATTACH, enabled once the reader is
+ *    open, then disabled again: the page, READ_SELF and READ give the same
+ *    values (one thread, no inherit); while counting, page <= READ_SELF <=
+ *    page; one page read costs the same user instructions every time;
+ *  - per thread: two threads of one inheriting session, each with its own
+ *    page; one runs a counted loop, the other's count hardly moves;
+ *  - preempted and migrated: threads flip their affinity between CPUs
+ *    while reading, with untracked spinners on both CPUs: every read is
+ *    monotonic, and after DISABLE the page equals READ_SELF exactly;
+ *  - fork while reading: the inherited reader says -ECHILD, the child has
+ *    no page and RDPMC raises SIGSEGV there, its own reader is fast and
+ *    monotonic; the parent's reads stay monotonic meanwhile;
+ *  - bad input: PROT_WRITE (EPERM), MAP_PRIVATE, offset, length (EINVAL),
+ *    mprotect to writable (EACCES), a thread the session does not track
+ *    (ESRCH, also READ_SELF), before ATTACH (EBADFD), a CPU session
+ *    (EOPNOTSUPP);
+ *  - fallback: software events only, and hardware + software: not fast,
+ *    values from READ_SELF equal READ's (one thread).
+ * Without a PMU: the fallback, bad input and software-event parts.
+ * Prints "selfread-figure: ..." lines: user instructions and guest ns per
+ * read.  Run as root.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "libpmc.h"
+
+static struct check_state st;
+static bool have_pmu;
+static long page_size;
+
+#define HW_EVENTS	"instructions:u,cycles:u,r00c0:u"	/* fixed 0, fixed 1, GP */
+
+static void die(const char *what, int err)
+{
+	printf("FAIL: %s: %s\n", what, strerror(-err));
+	exit(1);
+}
+
+/* A session of @events (pmcctl's -e syntax), not yet attached. */
+static struct pmc_session *session(const char *events, bool inherit)
+{
+	struct pmc_session *s;
+	struct pmc_evlist l;
+	char msg[256];
+	unsigned int i;
+	int err;
+
+	memset(&l, 0, sizeof(l));
+	if (pmc_evlist_parse(&l, events, msg, sizeof(msg))) {
+		printf("FAIL: parse %s: %s\n", events, msg);
+		exit(1);
+	}
+	err = pmc_session_open(NULL, &s);
+	if (err)
+		die("open /dev/pmcdrv", err);
+	for (i = 0; i < l.n; i++)
+		if (pmc_session_add(s, &l.ev[i].ev) < 0)
+			die("add", -E2BIG);
+	pmc_session_set_inherit(s, inherit);
+	err = pmc_session_config(s);
+	if (err)
+		die(events, err);
+	return s;
+}
+
+static void attach_self(struct pmc_session *s)
+{
+	int err = pmc_session_attach(s, 0, 0);
+
+	if (err)
+		die("attach", err);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* k iterations of dec/jnz: exactly 2k + c user instructions. */
+static void spin(long k)
+{
+	__asm__ __volatile__("1: dec %0\n\tjnz 1b" : "+r"(k) : : "cc");
+}
+
+static jmp_buf segv_jmp;
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	longjmp(segv_jmp, 1);
+}
+
+/* Does RDPMC of GP counter 0 fault here? */
+static bool rdpmc_faults(void)
+{
+	struct sigaction sa = { .sa_handler = on_segv }, old;
+	volatile bool faulted = false;
+	uint32_t lo, hi;
+
+	sigaction(SIGSEGV, &sa, &old);
+	if (setjmp(segv_jmp) == 0)
+		__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(0));
+	else
+		faulted = true;
+	sigaction(SIGSEGV, &old, NULL);
+	return faulted;
+}
+
+/* ---- exactness ----------------------------------------------------------------- */
+
+/* @va, @vb: arrays of uint64_t or __u64 (one size, two spellings). */
+static void same_values(const char *name, const void *va, const void *vb, unsigned int n)
+{
+	const uint64_t *a = va, *b = vb;
+	unsigned int i;
+
+	for (i = 0; i < n && a[i] == b[i]; i++)
+		;
+	CHECK(&st, i == n, name, "event %u: %llu vs %llu", i, (unsigned long long)a[i],
+	      (unsigned long long)b[i]);
+}
+
+static void test_exact(void)
+{
+	struct pmc_session *s = session(HW_EVENTS, false);
+	uint64_t p1[3], p2[3], p3[3], d[1000];
+	struct pmcdrv_read self, all;
+	struct pmc_self *r;
+	unsigned int i, same = 0;
+	long long t0, t1;
+	int err;
+
+	/* Disabled before ATTACH: the session and the thread start together at ENABLE. */
+	pmc_session_disable(s);
+	attach_self(s);
+	err = pmc_self_open(s, &r);
+	if (err)
+		die("pmc_self_open", err);
+	CHECK(&st, pmc_self_fast(r), "hardware events: the reader uses the page and RDPMC",
+	      "pmc_self_fast is false");
+	pmc_session_enable(s);
+	spin(100000);
+	pmc_self_read(r, p1, 3, NULL, NULL);
+	pmc_session_read_self(s, &self);
+	pmc_self_read(r, p2, 3, NULL, NULL);
+	CHECK(&st, p1[0] <= self.values[0] && self.values[0] <= p2[0] && p1[0] >= 200000,
+	      "counting: page <= READ_SELF <= page", "%llu %llu %llu", (unsigned long long)p1[0],
+	      (unsigned long long)self.values[0], (unsigned long long)p2[0]);
+	/* One page read costs the same user instructions every time (exact PMU). */
+	pmc_self_read(r, p1, 1, NULL, NULL);
+	for (i = 0; i < 1000; i++) {
+		pmc_self_read(r, p2, 1, NULL, NULL);
+		d[i] = p2[0] - p1[0];
+		p1[0] = p2[0];
+	}
+	/* d[0] includes the loop's entry: the rest are one read and one iteration each. */
+	for (i = 1; i < 1000; i++)
+		same += d[i] == d[1];
+	CHECK(&st, same >= 990 && d[1] > 0 && d[1] < 200,
+	      "one page read: the same user instructions every time", "%u of 999 equal, %llu",
+	      same, (unsigned long long)d[1]);
+	printf("selfread-figure: one page read of 1 event, with the loop around it = %llu user instructions (instructions:u, exact)\n",
+	       (unsigned long long)d[1]);
+	t0 = now_ns();
+	for (i = 0; i < 1000; i++)
+		pmc_self_read(r, p3, 1, NULL, NULL);
+	t1 = now_ns();
+	printf("selfread-figure: page+rdpmc read of 1 event = %.1f guest ns\n", (t1 - t0) / 1000.0);
+	t0 = now_ns();
+	for (i = 0; i < 1000; i++)
+		pmc_self_read(r, p3, 3, NULL, NULL);
+	t1 = now_ns();
+	printf("selfread-figure: page+rdpmc read of 3 events = %.1f guest ns\n", (t1 - t0) / 1000.0);
+	t0 = now_ns();
+	for (i = 0; i < 1000; i++)
+		pmc_session_read_self(s, &self);
+	t1 = now_ns();
+	printf("selfread-figure: PMCDRV_IOC_READ_SELF of 3 events = %.1f guest ns\n",
+	       (t1 - t0) / 1000.0);
+	spin(50000);
+	pmc_session_disable(s);
+	pmc_self_read(r, p3, 3, NULL, NULL);
+	pmc_session_read_self(s, &self);
+	pmc_session_read(s, &all);
+	same_values("disabled: page == READ_SELF, every event", p3, self.values, 3);
+	same_values("disabled, one thread: READ_SELF == READ, every event", self.values,
+		    all.values, 3);
+	pmc_self_read(r, p1, 3, NULL, NULL);
+	same_values("disabled: the page does not move", p1, p3, 3);
+	pmc_self_close(r);
+	pmc_session_close(s);
+}
+
+/* ---- threads: per thread, preempted, migrated ---------------------------------------- */
+
+#define NTHREADS	2
+
+struct worker {
+	struct pmc_session *s;
+	pthread_barrier_t *bar;
+	int id;
+	long reads;
+	bool monotonic;
+	bool exact;
+	bool fast;
+	uint64_t before, after;	/* instructions:u around phase 1 */
+	char why[160];
+};
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	struct pmcdrv_read self;
+	uint64_t v[3], last[3] = { 0 };
+	struct pmc_self *r;
+	long k;
+	int i;
+
+	w->monotonic = true;
+	if (pmc_self_open(w->s, &r)) {
+		snprintf(w->why, sizeof(w->why), "pmc_self_open failed");
+		w->monotonic = false;
+		pthread_barrier_wait(w->bar);
+		pthread_barrier_wait(w->bar);
+		pthread_barrier_wait(w->bar);
+		return NULL;
+	}
+	w->fast = pmc_self_fast(r);
+	/* Phase 1: thread 0 runs a counted loop, thread 1 sleeps. */
+	pthread_barrier_wait(w->bar);
+	pmc_self_read(r, v, 1, NULL, NULL);
+	w->before = v[0];
+	if (w->id == 0)
+		spin(1000000);
+	else
+		usleep(100000);
+	pmc_self_read(r, v, 1, NULL, NULL);
+	w->after = v[0];
+	/* Phase 2: read while flipping CPUs, beside untracked spinners. */
+	for (k = 0; k < w->reads; k++) {
+		if (k % 200 == 0)
+			pin((int)((k / 200 + w->id) & 1));
+		if (pmc_self_read(r, v, 3, NULL, NULL))
+			break;
+		for (i = 0; i < 3; i++)
+			if (v[i] < last[i] && w->monotonic) {
+				w->monotonic = false;
+				snprintf(w->why, sizeof(w->why), "read %ld event %d: %llu after %llu",
+					 k, i, (unsigned long long)v[i],
+					 (unsigned long long)last[i]);
+			}
+		memcpy(last, v, sizeof(last));
+	}
+	pthread_barrier_wait(w->bar);	/* main disables the session */
+	pthread_barrier_wait(w->bar);
+	pmc_self_read(r, v, 3, NULL, NULL);
+	pmc_session_read_self(w->s, &self);
+	w->exact = !memcmp(v, self.values, sizeof(v));
+	if (!w->exact)
+		snprintf(w->why, sizeof(w->why), "page %llu, READ_SELF %llu",
+			 (unsigned long long)v[0], (unsigned long long)self.values[0]);
+	pthread_barrier_wait(w->bar);
+	pmc_self_close(r);
+	return NULL;
+}
+
+static pid_t spinner(int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pin(cpu);
+		for (;;)
+			spin(1000000);
+	}
+	return pid;
+}
+
+static void test_threads(void)
+{
+	struct worker w[NTHREADS];
+	pthread_t th[NTHREADS];
+	pthread_barrier_t bar;
+	struct pmc_session *s;
+	pid_t spin0, spin1;
+	char name[96];
+	int i;
+
+	/* Untracked: forked before the attach. */
+	spin0 = spinner(0);
+	spin1 = spinner(1);
+	s = session(HW_EVENTS, true);
+	attach_self(s);
+	pthread_barrier_init(&bar, NULL, NTHREADS + 1);
+	for (i = 0; i < NTHREADS; i++) {
+		w[i] = (struct worker){ .s = s, .bar = &bar, .id = i, .reads = 20000 };
+		pthread_create(&th[i], NULL, worker_fn, &w[i]);
+	}
+	pthread_barrier_wait(&bar);	/* phase 1 and 2 run */
+	pthread_barrier_wait(&bar);	/* every thread is done reading */
+	pmc_session_disable(s);
+	pthread_barrier_wait(&bar);	/* they compare */
+	pthread_barrier_wait(&bar);
+	for (i = 0; i < NTHREADS; i++)
+		pthread_join(th[i], NULL);
+	kill(spin0, SIGKILL);
+	kill(spin1, SIGKILL);
+	waitpid(spin0, NULL, 0);
+	waitpid(spin1, NULL, 0);
+	for (i = 0; i < NTHREADS; i++) {
+		snprintf(name, sizeof(name), "thread %d: its own reader is fast", i);
+		CHECK(&st, w[i].fast, name, "pmc_self_fast is false");
+		snprintf(name, sizeof(name),
+			 "thread %d: 20000 reads while migrating and preempted, monotonic", i);
+		CHECK(&st, w[i].monotonic, name, "%s", w[i].why);
+		snprintf(name, sizeof(name), "thread %d: after DISABLE, page == READ_SELF", i);
+		CHECK(&st, w[i].exact, name, "%s", w[i].why);
+	}
+	CHECK(&st, w[0].after - w[0].before >= 2000000 && w[0].after - w[0].before < 2010000,
+	      "per thread: the looping thread counts its 2,000,000 loop instructions",
+	      "%llu", (unsigned long long)(w[0].after - w[0].before));
+	CHECK(&st, w[1].after - w[1].before < 100000,
+	      "per thread: the sleeping thread does not count the other's loop", "%llu",
+	      (unsigned long long)(w[1].after - w[1].before));
+	pthread_barrier_destroy(&bar);
+	pmc_session_close(s);
+}
+
+/* ---- fork while reading ----------------------------------------------------------------- */
+
+static int child_main(struct pmc_session *s, struct pmc_self *inherited)
+{
+	struct pmcdrv_read self;
+	uint64_t v[3], last[3] = { 0 }, a[3], b[3];
+	struct pmc_self *r;
+	int k, i, bad = 0;
+
+	if (pmc_self_read(inherited, v, 1, NULL, NULL) != -ECHILD) {
+		printf("FAIL: fork: the inherited reader does not say ECHILD\n");
+		bad = 1;
+	}
+	if (!rdpmc_faults()) {
+		printf("FAIL: fork: RDPMC works in a child without a page\n");
+		bad = 1;
+	}
+	if (pmc_self_open(s, &r) || !pmc_self_fast(r)) {
+		printf("FAIL: fork: the child's own reader is not fast\n");
+		return 1;
+	}
+	for (k = 0; k < 5000; k++) {
+		if (k % 100 == 0)
+			pin(k / 100 & 1);
+		pmc_self_read(r, v, 3, NULL, NULL);
+		for (i = 0; i < 3; i++)
+			if (v[i] < last[i])
+				bad = 1;
+		memcpy(last, v, sizeof(last));
+	}
+	pmc_self_read(r, a, 3, NULL, NULL);
+	pmc_session_read_self(s, &self);
+	pmc_self_read(r, b, 3, NULL, NULL);
+	if (!(a[0] <= self.values[0] && self.values[0] <= b[0]))
+		bad = 1;
+	pmc_self_close(r);
+	return bad;
+}
+
+static void test_fork(void)
+{
+	struct pmc_session *s = session(HW_EVENTS, true);
+	uint64_t v[3], last[3] = { 0 };
+	struct pmc_self *r;
+	bool mono = true;
+	int status, k, i, forks = 0, ok = 0;
+	pid_t pid;
+
+	attach_self(s);
+	if (pmc_self_open(s, &r))
+		die("pmc_self_open", -EIO);
+	for (k = 0; k < 20000; k++) {
+		if (k % 2000 == 0) {
+			pid = fork();
+			if (pid == 0)
+				_exit(child_main(s, r));
+			forks++;
+			if (pid > 0 && waitpid(pid, &status, WNOHANG) == pid)
+				ok += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		}
+		if (k % 300 == 0)
+			pin(k / 300 & 1);
+		pmc_self_read(r, v, 3, NULL, NULL);
+		for (i = 0; i < 3; i++)
+			if (v[i] < last[i])
+				mono = false;
+		memcpy(last, v, sizeof(last));
+	}
+	while ((pid = wait(&status)) > 0)
+		ok += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	CHECK(&st, mono, "fork while reading: the parent's reads are monotonic", "decreased");
+	CHECK(&st, ok == forks,
+	      "fork: children get ECHILD from the inherited reader, SIGSEGV on RDPMC, and read their own page monotonically",
+	      "%d of %d children passed", ok, forks);
+	pmc_self_close(r);
+	pmc_session_close(s);
+}
+
+/* ---- bad input ------------------------------------------------------------------------- */
+
+static int map_err(struct pmc_session *s, size_t len, int prot, int flags, off_t off)
+{
+	void *p = mmap(NULL, len, prot, flags, pmc_session_fd(s), off);
+
+	if (p == MAP_FAILED)
+		return errno;
+	munmap(p, len);
+	return 0;
+}
+
+struct untracked {
+	struct pmc_session *s;
+	int map_errno;
+	int read_err;
+};
+
+static void *untracked_fn(void *arg)
+{
+	struct untracked *u = arg;
+	struct pmcdrv_read rd;
+
+	u->map_errno = map_err(u->s, page_size, PROT_READ, MAP_SHARED, 0);
+	u->read_err = pmc_session_read_self(u->s, &rd);
+	return NULL;
+}
+
+static void test_errors(const char *events)
+{
+	struct pmc_session *s = session(events, false);
+	struct untracked u = { .s = s };
+	struct pmcdrv_read rd;
+	pthread_t th;
+	void *p;
+	int e;
+
+	e = map_err(s, page_size, PROT_READ, MAP_SHARED, 0);
+	CHECK(&st, e == EBADFD, "mmap before ATTACH: EBADFD", "%s", strerror(e));
+	e = -pmc_session_read_self(s, &rd);
+	CHECK(&st, e == EBADFD, "READ_SELF before ATTACH: EBADFD", "%s", strerror(e));
+	attach_self(s);
+	e = map_err(s, page_size, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	CHECK(&st, e == EPERM, "mmap PROT_WRITE: EPERM", "%s", e ? strerror(e) : "mapped");
+	e = map_err(s, page_size, PROT_READ, MAP_PRIVATE, 0);
+	CHECK(&st, e == EINVAL, "mmap MAP_PRIVATE: EINVAL", "%s", e ? strerror(e) : "mapped");
+	e = map_err(s, page_size, PROT_READ, MAP_SHARED, page_size);
+	CHECK(&st, e == EINVAL, "mmap at offset one page: EINVAL", "%s", e ? strerror(e) : "mapped");
+	e = map_err(s, 2 * page_size, PROT_READ, MAP_SHARED, 0);
+	CHECK(&st, e == EINVAL, "mmap of two pages: EINVAL", "%s", e ? strerror(e) : "mapped");
+	p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, pmc_session_fd(s), 0);
+	CHECK(&st, p != MAP_FAILED, "mmap read-only by the tracked thread", "%s", strerror(errno));
+	if (p != MAP_FAILED) {
+		e = mprotect(p, page_size, PROT_READ | PROT_WRITE) ? errno : 0;
+		CHECK(&st, e == EACCES, "mprotect of the page to writable: EACCES", "%s",
+		      e ? strerror(e) : "allowed");
+		CHECK(&st, ((struct pmcdrv_self_page *)p)->version == PMCDRV_SELF_PAGE_VERSION &&
+		      ((struct pmcdrv_self_page *)p)->size == sizeof(struct pmcdrv_self_page),
+		      "the page has its version and size", "version %u size %u",
+		      ((struct pmcdrv_self_page *)p)->version, ((struct pmcdrv_self_page *)p)->size);
+		munmap(p, page_size);
+	}
+	/* No inherit: a thread created after the attach is not tracked. */
+	pthread_create(&th, NULL, untracked_fn, &u);
+	pthread_join(th, NULL);
+	CHECK(&st, u.map_errno == ESRCH, "mmap by a thread the session does not track: ESRCH",
+	      "%s", u.map_errno ? strerror(u.map_errno) : "mapped");
+	CHECK(&st, u.read_err == -ESRCH, "READ_SELF by a thread the session does not track: ESRCH",
+	      "%s", strerror(-u.read_err));
+	pmc_session_close(s);
+}
+
+static void test_cpu_session(const char *events)
+{
+	struct pmc_session *s = session(events, false);
+	struct pmcdrv_read rd;
+	struct pmc_self *r;
+	uint64_t v[1];
+	int e, err;
+
+	err = pmc_session_attach_cpu(s, 0);
+	if (err) {
+		printf("FAIL: CPU session attach: %s\n", strerror(-err));
+		pmc_session_close(s);
+		return;
+	}
+	e = map_err(s, page_size, PROT_READ, MAP_SHARED, 0);
+	CHECK(&st, e == EOPNOTSUPP, "mmap of a CPU session: EOPNOTSUPP", "%s", strerror(e));
+	e = -pmc_session_read_self(s, &rd);
+	CHECK(&st, e == EOPNOTSUPP, "READ_SELF of a CPU session: EOPNOTSUPP", "%s", strerror(e));
+	err = pmc_self_open(s, &r);
+	CHECK(&st, !err && !pmc_self_fast(r) && !pmc_self_read(r, v, 1, NULL, NULL),
+	      "a CPU session's reader reads the session through READ", "%s", strerror(-err));
+	if (!err)
+		pmc_self_close(r);
+	pmc_session_close(s);
+}
+
+/* ---- fallback: software events ---------------------------------------------------------- */
+
+static void test_fallback(const char *events, unsigned int n, const char *what)
+{
+	struct pmc_session *s = session(events, false);
+	uint64_t v[4], last[4] = { 0 };
+	struct pmcdrv_read self, all;
+	struct pmc_self *r;
+	char name[128];
+	unsigned int i;
+	bool mono = true;
+	int k, err;
+
+	pmc_session_disable(s);
+	attach_self(s);
+	err = pmc_self_open(s, &r);
+	if (err)
+		die("pmc_self_open", err);
+	snprintf(name, sizeof(name), "%s: the reader falls back to READ_SELF", what);
+	CHECK(&st, !pmc_self_fast(r), name, "pmc_self_fast is true");
+	pmc_session_enable(s);
+	for (k = 0; k < 200; k++) {
+		if (k % 20 == 0)
+			pin(k / 20 & 1);
+		pmc_self_read(r, v, n, NULL, NULL);
+		for (i = 0; i < n; i++)
+			mono &= v[i] >= last[i];
+		memcpy(last, v, sizeof(last));
+	}
+	snprintf(name, sizeof(name), "%s: reads while migrating are monotonic", what);
+	CHECK(&st, mono, name, "decreased");
+	pmc_session_disable(s);
+	pmc_self_read(r, v, n, NULL, NULL);
+	pmc_session_read_self(s, &self);
+	pmc_session_read(s, &all);
+	snprintf(name, sizeof(name), "%s, disabled: the reader == READ_SELF", what);
+	same_values(name, v, self.values, n);
+	/* task-clock is taken at slightly different instants: the others exactly. */
+	for (i = 0; i < n; i++)
+		if (all.values[i] == all.time_enabled &&
+		    llabs((long long)(self.values[i] - all.values[i])) < 1000000)
+			self.values[i] = all.values[i];
+	snprintf(name, sizeof(name),
+		 "%s, disabled, one thread: READ_SELF == READ (task-clock within 1 ms)", what);
+	same_values(name, self.values, all.values, n);
+	pmc_self_close(r);
+	pmc_session_close(s);
+}
+
+/* perf's read() of one instructions:u event, for the figure (the PMU is free again). */
+static void figure_perf_read(void)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	uint64_t v;
+	long long t0, t1;
+	int fd, i;
+
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		printf("selfread-figure: perf read() not measured: %s\n", strerror(errno));
+		return;
+	}
+	if (read(fd, &v, sizeof(v)) == sizeof(v)) {
+		t0 = now_ns();
+		for (i = 0; i < 1000; i++)
+			if (read(fd, &v, sizeof(v)) != sizeof(v))
+				break;
+		t1 = now_ns();
+		printf("selfread-figure: perf read() of 1 event = %.1f guest ns\n", (t1 - t0) / 1000.0);
+	}
+	close(fd);
+}
+
+static void test_no_page_segv(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0)
+		_exit(rdpmc_faults() ? 0 : 1);
+	waitpid(pid, &status, 0);
+	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "a process without a page: RDPMC raises SIGSEGV, as before", "RDPMC worked");
+}
+
+int main(void)
+{
+	struct pmcdrv_info info;
+	struct pmc_session *s;
+	int err;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page_size = sysconf(_SC_PAGESIZE);
+	err = pmc_session_open(NULL, &s);
+	if (err)
+		die("open /dev/pmcdrv", err);
+	err = pmc_session_info(s, &info);
+	if (err)
+		die("INFO", err);
+	pmc_session_close(s);
+	have_pmu = info.flags & PMCDRV_INFO_ARCH_PERFMON;
+	pin(0);
+
+	test_no_page_segv();
+	test_errors(have_pmu ? HW_EVENTS : "task-clock");
+	test_cpu_session(have_pmu ? "instructions:u" : "task-clock");
+	test_fallback("task-clock,context-switches,cpu-migrations", 3, "software events only");
+	if (have_pmu) {
+		test_fallback("instructions:u,context-switches,cpu-migrations,task-clock", 4,
+			      "hardware and software events");
+		test_exact();
+		test_threads();
+		test_fork();
+		test_no_page_segv();
+		figure_perf_read();
+	}
+	return check_summary(&st, "selfread");
+}
