@@ -59,7 +59,8 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 	pmcd_cpuid(1, &l1);
 	if (l0.eax >= PMC_CPUID_LEAF_PERFMON)
 		pmcd_cpuid(PMC_CPUID_LEAF_PERFMON, &l0a);
-	if (!pmc_describe_cpu(&l0, &l1, &l0a, &caps->cpu))
+	if (!pmc_describe_cpu(&l0, &l1, &l0a, &caps->cpu) &&
+	    !pmc_refuse_hybrid(&caps->cpu, boot_cpu_has(X86_FEATURE_HYBRID_CPU)))
 		caps->flags |= PMCDRV_INFO_ARCH_PERFMON;
 	if (caps->cpu.hypervisor)
 		caps->flags |= PMCDRV_INFO_HYPERVISOR;
