@@ -114,7 +114,7 @@ const char *pmc_decode_strerror(enum pmc_decode_err why)
 	case PMC_DECODE_BAD_FIXED_WIDTH:
 		return "CPUID.0AH reports fixed counters of width 0 or over 64 bits";
 	case PMC_DECODE_HYBRID:
-		return "hybrid CPU: its core types have different counters and events, which pmcdrv does not support";
+		return "hybrid CPU: counters and events differ between core types (not supported)";
 	}
 	return "unknown CPUID.0AH decoding error";
 }
