@@ -102,7 +102,6 @@ static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 	struct pmcd_session *s = pc->sess;
 	u64 vals[PMCDRV_MAX_EVENTS];
 	bool hw = s->prog.nr && !pc->suspended;
-
 	unsigned int faults;
 
 	if (hw && stop) {
@@ -129,7 +128,6 @@ static void pmcd_cpu_fold(struct pmcd_cpu *pc)
 void pmcd_cpu_start(struct pmcd_cpu *pc)
 {
 	struct pmcd_session *s = pc->sess;
-
 	unsigned int faults;
 
 	cpumask_set_cpu(smp_processor_id(), &s->loaded);

@@ -427,6 +427,19 @@ static void pmcd_task_session_disable(struct pmcd_session *s)
 	pmcd_session_stop(s);
 }
 
+/* ENABLE or DISABLE of an attached session of either kind.  Called with s->lock held. */
+static void pmcd_attached_set_enabled(struct pmcd_session *s, bool on)
+{
+	if (s->cpu >= 0 && on)
+		pmcd_cpu_session_enable(s);
+	else if (s->cpu >= 0)
+		pmcd_cpu_session_disable(s);
+	else if (on)
+		pmcd_task_session_enable(s);
+	else
+		pmcd_task_session_disable(s);
+}
+
 int pmcd_session_enable(struct pmcd_session *s)
 {
 	int err = 0;
@@ -436,10 +449,8 @@ int pmcd_session_enable(struct pmcd_session *s)
 		err = -EBADFD;
 	else if (!s->attached)
 		WRITE_ONCE(s->enabled, true);	/* nothing runs anywhere yet */
-	else if (!READ_ONCE(s->enabled) && s->cpu >= 0)
-		pmcd_cpu_session_enable(s);
 	else if (!READ_ONCE(s->enabled))
-		pmcd_task_session_enable(s);
+		pmcd_attached_set_enabled(s, true);
 	mutex_unlock(&s->lock);
 	return err;
 }
@@ -453,10 +464,8 @@ int pmcd_session_disable(struct pmcd_session *s)
 		err = -EBADFD;
 	else if (!s->attached)
 		WRITE_ONCE(s->enabled, false);	/* nothing runs anywhere yet */
-	else if (READ_ONCE(s->enabled) && s->cpu >= 0)
-		pmcd_cpu_session_disable(s);
 	else if (READ_ONCE(s->enabled))
-		pmcd_task_session_disable(s);
+		pmcd_attached_set_enabled(s, false);
 	mutex_unlock(&s->lock);
 	return err;
 }
@@ -471,7 +480,7 @@ int pmcd_session_disable(struct pmcd_session *s)
  */
 int pmcd_session_reset(struct pmcd_session *s)
 {
-	bool was_enabled;
+	bool running;
 	unsigned int i;
 
 	mutex_lock(&s->lock);
@@ -479,20 +488,16 @@ int pmcd_session_reset(struct pmcd_session *s)
 		mutex_unlock(&s->lock);
 		return -EBADFD;
 	}
-	was_enabled = READ_ONCE(s->enabled);
-	if (s->attached && was_enabled && s->cpu >= 0)
-		pmcd_cpu_session_disable(s);
-	else if (s->attached && was_enabled)
-		pmcd_task_session_disable(s);
+	running = s->attached && READ_ONCE(s->enabled);
+	if (running)
+		pmcd_attached_set_enabled(s, false);
 	for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
 		atomic64_set(&s->hw_vals[i], 0);
 	atomic64_set(&s->time_enabled, 0);
 	atomic64_set(&s->nr_switches, 0);
 	atomic64_set(&s->nr_migrations, 0);
-	if (s->attached && was_enabled && s->cpu >= 0)
-		pmcd_cpu_session_enable(s);
-	else if (s->attached && was_enabled)
-		pmcd_task_session_enable(s);
+	if (running)
+		pmcd_attached_set_enabled(s, true);
 	mutex_unlock(&s->lock);
 	return 0;
 }
