@@ -113,6 +113,8 @@ const char *pmc_decode_strerror(enum pmc_decode_err why)
 		return "CPUID.0AH reports more fixed counters than supported";
 	case PMC_DECODE_BAD_FIXED_WIDTH:
 		return "CPUID.0AH reports fixed counters of width 0 or over 64 bits";
+	case PMC_DECODE_HYBRID:
+		return "hybrid CPU: counters and events differ between core types (not supported)";
 	}
 	return "unknown CPUID.0AH decoding error";
 }
@@ -210,6 +212,16 @@ int pmc_describe_cpu(const struct pmc_cpuid_regs *l0, const struct pmc_cpuid_reg
 				 &d->pm, &d->decode_err);
 	d->pdcm = !ret && (l1->ecx & PMC_CPUID_01_ECX_PDCM);
 	return ret;
+}
+
+int pmc_refuse_hybrid(struct pmc_cpu_desc *d, bool hybrid)
+{
+	if (!hybrid)
+		return 0;
+	memset(&d->pm, 0, sizeof(d->pm));
+	d->pdcm = false;
+	d->decode_err = PMC_DECODE_HYBRID;
+	return -ENODEV;
 }
 
 void pmc_info_from_desc(const struct pmc_cpu_desc *d, struct pmcdrv_info *info)

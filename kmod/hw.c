@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpu.h>
+#include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/cpufeature.h>
@@ -58,7 +59,8 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 	pmcd_cpuid(1, &l1);
 	if (l0.eax >= PMC_CPUID_LEAF_PERFMON)
 		pmcd_cpuid(PMC_CPUID_LEAF_PERFMON, &l0a);
-	if (!pmc_describe_cpu(&l0, &l1, &l0a, &caps->cpu))
+	if (!pmc_describe_cpu(&l0, &l1, &l0a, &caps->cpu) &&
+	    !pmc_refuse_hybrid(&caps->cpu, boot_cpu_has(X86_FEATURE_HYBRID_CPU)))
 		caps->flags |= PMCDRV_INFO_ARCH_PERFMON;
 	if (caps->cpu.hypervisor)
 		caps->flags |= PMCDRV_INFO_HYPERVISOR;
@@ -150,7 +152,35 @@ void pmcd_hw_usage(const struct pmcd_hw_caps *caps, bool arbitration, struct pmc
 		usage->in_use_reserved = pmcd_reserved_by_others(caps);
 }
 
-atomic_t pmcd_hw_faults = ATOMIC_INIT(0);
+atomic64_t pmcd_hw_faults = ATOMIC64_INIT(0);
+static DEFINE_PER_CPU(unsigned int, pmcd_hw_cpu_faults);
+
+/*
+ * For the tests of fault reporting (tests/guest/ioctl_sessions.c): the next
+ * N MSR writes of pmcdrv are skipped and counted as faults, as a #GP would
+ * leave them.  Root only; it can only make pmcdrv's own counts wrong.
+ */
+static int inject_msr_faults;
+module_param(inject_msr_faults, int, 0600);
+MODULE_PARM_DESC(inject_msr_faults,
+		 "testing: treat the next N MSR writes of pmcdrv as faulted (default 0)");
+
+static bool pmcd_fault_injected(void)
+{
+	int n = READ_ONCE(inject_msr_faults);
+
+	while (unlikely(n > 0)) {
+		if (try_cmpxchg(&inject_msr_faults, &n, n - 1))
+			return true;
+	}
+	return false;
+}
+
+static void pmcd_fault(void)
+{
+	atomic64_inc(&pmcd_hw_faults);
+	this_cpu_inc(pmcd_hw_cpu_faults);
+}
 
 /*
  * What this CPU's PMU registers hold, as far as pmcdrv wrote them since it
@@ -165,6 +195,7 @@ struct pmcd_hw_cpu {
 	bool global_known;
 	bool fixed_known;
 	u64 global_ctrl;		/* IA32_PERF_GLOBAL_CTRL */
+	u64 global_found;		/* what it held when first read under this claim */
 	u64 fixed_ctrl;			/* IA32_FIXED_CTR_CTRL */
 	u64 known;			/* counters (GLOBAL_CTRL bits) we programmed */
 	u64 evtsel[PMC_MAX_GP];		/* PERFEVTSELx of a known GP counter */
@@ -223,8 +254,8 @@ busy:
 
 static void pmcd_wr(u32 msr, u64 val)
 {
-	if (pmcd_wrmsr_safe(msr, val))
-		atomic_inc(&pmcd_hw_faults);
+	if (pmcd_fault_injected() || pmcd_wrmsr_safe(msr, val))
+		pmcd_fault();
 }
 
 static u64 pmcd_rd(u32 msr)
@@ -232,7 +263,7 @@ static u64 pmcd_rd(u32 msr)
 	u64 val = 0;
 
 	if (pmcd_rdmsr_safe(msr, &val))
-		atomic_inc(&pmcd_hw_faults);
+		pmcd_fault();
 	return val;
 }
 
@@ -281,6 +312,11 @@ static void pmcd_hw_update(u32 msr, bool *known, u64 *shadow, u64 clear, u64 set
 
 static void pmcd_hw_set_global(struct pmcd_hw_cpu *hc, u64 clear, u64 set)
 {
+	if (!hc->global_known) {
+		hc->global_ctrl = pmcd_rd(PMC_MSR_PERF_GLOBAL_CTRL);
+		hc->global_found = hc->global_ctrl;
+		hc->global_known = true;
+	}
 	pmcd_hw_update(PMC_MSR_PERF_GLOBAL_CTRL, &hc->global_known, &hc->global_ctrl, clear, set);
 }
 
@@ -289,10 +325,10 @@ static void pmcd_hw_set_fixed(struct pmcd_hw_cpu *hc, u64 clear, u64 set)
 	pmcd_hw_update(PMC_MSR_FIXED_CTR_CTRL, &hc->fixed_known, &hc->fixed_ctrl, clear, set);
 }
 
-void pmcd_hw_start(const struct pmc_prog *p, u64 *raw)
+unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw)
 {
 	struct pmcd_hw_cpu *hc = pmcd_hw_this();
-	unsigned int i;
+	unsigned int i, faults = this_cpu_read(pmcd_hw_cpu_faults);
 	u32 b;
 
 	for (i = 0; i < p->nr; i++) {
@@ -316,6 +352,7 @@ void pmcd_hw_start(const struct pmc_prog *p, u64 *raw)
 		pmcd_hw_set_fixed(hc, p->fixed_ctrl_mask, p->fixed_ctrl);
 	if (p->has_global)
 		pmcd_hw_set_global(hc, 0, p->global_mask);
+	return this_cpu_read(pmcd_hw_cpu_faults) - faults;
 }
 
 void pmcd_hw_read(const struct pmc_prog *p, u64 *vals)
@@ -326,10 +363,10 @@ void pmcd_hw_read(const struct pmc_prog *p, u64 *vals)
 		vals[i] = pmcd_rd_ctr(p->idx[i]);
 }
 
-void pmcd_hw_stop(const struct pmc_prog *p, u64 *vals)
+unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals)
 {
 	struct pmcd_hw_cpu *hc = pmcd_hw_this();
-	unsigned int i;
+	unsigned int i, faults = this_cpu_read(pmcd_hw_cpu_faults);
 	u32 b;
 
 	if (p->has_global) {
@@ -348,13 +385,22 @@ void pmcd_hw_stop(const struct pmc_prog *p, u64 *vals)
 		vals[i] = pmcd_rd_ctr(b);
 		hc->val[b] = vals[i];
 	}
+	return this_cpu_read(pmcd_hw_cpu_faults) - faults;
 }
 
-/* Disable and zero every register pmcdrv programmed on this CPU, as it found them. */
+/*
+ * Disable and zero every register pmcdrv programmed on this CPU; then put
+ * back the GLOBAL_CTRL bits of those counters as pmcdrv found them (their
+ * event selects are zero now, so a bit set there counts nothing), and clear
+ * the GLOBAL_STATUS overflow bits they set (pmcdrv takes no overflow
+ * interrupt: a wrap is seen by the fold, but its status bit stays set until
+ * someone writes GLOBAL_OVF_CTRL).  Bits of counters pmcdrv did not use are
+ * never touched.
+ */
 void pmcd_hw_clear_cpu(void)
 {
 	struct pmcd_hw_cpu *hc = pmcd_hw_this();
-	u64 fixed = 0;
+	u64 fixed = 0, ovf;
 	unsigned int b, fx;
 
 	if (!hc->known)
@@ -377,6 +423,12 @@ void pmcd_hw_clear_cpu(void)
 		} else {
 			pmcd_wr(PMC_MSR_FIXED_CTR0 + b - PMC_GLOBAL_FIXED_SHIFT, 0);
 		}
+	}
+	if (pmcd_hw_has_global) {
+		pmcd_hw_set_global(hc, hc->known, hc->global_found & hc->known);
+		ovf = pmcd_rd(PMC_MSR_PERF_GLOBAL_STATUS) & hc->known;
+		if (ovf)
+			pmcd_wr(PMC_MSR_PERF_GLOBAL_OVF_CTRL, ovf);
 	}
 out:
 	pmcd_hw_forget_cpu();

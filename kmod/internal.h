@@ -40,7 +40,6 @@ struct pmcd_session {
 	bool hw_claimed;
 	bool inherit;
 	bool closing;			/* under pmcd_hash_lock: no new tasks */
-	bool exited;			/* under pmcd_hash_lock: the attached task exited */
 	bool enabled;			/* READ_ONCE in probes */
 	bool task_sw;			/* has context-switches or cpu-migrations */
 	bool secure_exec;		/* under pmcd_hash_lock: a task exec'd a setuid image */
@@ -55,6 +54,7 @@ struct pmcd_session {
 	atomic64_t nr_switches;
 	atomic64_t nr_migrations;
 	atomic64_t lost_tasks;
+	atomic64_t hw_faults;		/* MSR accesses that faulted for it (hw.c) */
 	struct cpumask loaded;		/* CPUs where it may count now (READ folds there) */
 	unsigned int nr_tasks;		/* under pmcd_hash_lock */
 	struct list_head tasks;		/* under pmcd_hash_lock */
@@ -68,7 +68,6 @@ struct pmcd_task_ctx {
 	struct list_head node;		/* session's tasks, pool, or a private list */
 	struct task_struct *task;	/* untracked at its exit, before it is freed */
 	struct pmcd_session *sess;	/* holds a reference while tracked */
-	bool root;			/* the attached task */
 	bool armed_exec;		/* waits for exec (touched by the task's CPU) */
 	bool dead;			/* untracked: never program again */
 	int last_cpu;
@@ -123,12 +122,11 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch);
 void pmcd_ipi_start(void *info);
 /*
  * Wherever @s runs (every CPU for a task session, its own CPU for a CPU
- * session): fold its counts; fold and stop them; or rebase (discard what
- * was counted since the last fold).  Called with s->lock held.
+ * session): fold its counts; or fold and stop them.  Called with s->lock
+ * held.
  */
 void pmcd_session_fold(struct pmcd_session *s);
 void pmcd_session_stop(struct pmcd_session *s);
-void pmcd_session_rebase(struct pmcd_session *s);
 
 /* cpu_session.c */
 int pmcd_cpu_sessions_init(void);

@@ -76,6 +76,7 @@ static long pmcd_ioctl_info(void __user *uarg)
 	usize = pmcd_copy_struct_in(&info, sizeof(info), PMCDRV_INFO_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
+	/* hw_faults is output only: not checked, as the other out fields. */
 	if (info.reserved0 || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
@@ -92,6 +93,9 @@ static long pmcd_ioctl_info(void __user *uarg)
 	info.perf_capabilities = pmcd_caps.perf_capabilities;
 	info.in_use_hw = usage.in_use_hw;
 	info.in_use_reserved = usage.in_use_reserved;
+	info.hw_faults = atomic64_read(&pmcd_hw_faults);
+	if (info.hw_faults)
+		info.flags |= PMCDRV_INFO_HW_FAULTS;
 	return pmcd_copy_struct_out(uarg, &info, sizeof(info), usize);
 }
 

@@ -39,7 +39,7 @@
 #include "internal.h"
 #include "selfread.h"
 
-#define PMC_HASH_BITS		8
+#define PMC_HASH_BITS		10	/* 1024 chains: docs/design.md, "Latency bounds" */
 
 DEFINE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
 static struct hlist_head pmcd_hash[1 << PMC_HASH_BITS];
@@ -103,11 +103,15 @@ static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 	struct pmcd_session *s = pc->sess;
 	u64 vals[PMCDRV_MAX_EVENTS];
 	bool hw = s->prog.nr && !pc->suspended;
+	unsigned int faults;
 
-	if (hw && stop)
-		pmcd_hw_stop(&s->prog, vals);
-	else if (hw)
+	if (hw && stop) {
+		faults = pmcd_hw_stop(&s->prog, vals);
+		if (unlikely(faults))
+			atomic64_add(faults, &s->hw_faults);
+	} else if (hw) {
 		pmcd_hw_read(&s->prog, vals);
+	}
 	pmcd_cpu_account(pc, hw ? vals : NULL);
 	if (stop)
 		pmcd_self_out(pc, hw ? vals : NULL);
@@ -129,12 +133,16 @@ static void pmcd_cpu_fold(struct pmcd_cpu *pc)
 void pmcd_cpu_start(struct pmcd_cpu *pc)
 {
 	struct pmcd_session *s = pc->sess;
+	unsigned int faults;
 
 	cpumask_set_cpu(smp_processor_id(), &s->loaded);
-	if (s->prog.nr)
-		pmcd_hw_start(&s->prog, pc->last);
-	else
+	if (s->prog.nr) {
+		faults = pmcd_hw_start(&s->prog, pc->last);
+		if (unlikely(faults))
+			atomic64_add(faults, &s->hw_faults);
+	} else {
 		memset(pc->last, 0, sizeof(pc->last));
+	}
 	pc->t_last = local_clock();
 	pmcd_self_in(pc, s->prog.nr ? pc->last : NULL);
 }
@@ -232,7 +240,6 @@ static void pmcd_track_child_locked(struct pmcd_task_ctx *parent, struct task_st
 	list_del(&ctx->node);
 	if (--s->pool_count < PMC_POOL_LOW)
 		schedule_work(&s->refill);
-	ctx->root = false;
 	ctx->armed_exec = parent->armed_exec;
 	pmcd_track_locked(s, ctx, child);
 }
@@ -329,7 +336,7 @@ static void pmcd_probe_exit(void *data, struct task_struct *p)
 	rcu_read_lock();
 	ctx = pmcd_lookup(p);
 	if (ctx)
-		untracked = pmcd_retire_current(ctx, ctx->root ? &ctx->sess->exited : NULL);
+		untracked = pmcd_retire_current(ctx, NULL);
 	rcu_read_unlock();
 	local_irq_restore(flags);
 	if (untracked)
@@ -445,7 +452,6 @@ void pmcd_probes_put(void)
 enum pmcd_fold_op {
 	PMCD_FOLD,		/* add what was counted to the totals */
 	PMCD_FOLD_STOP,		/* that, then stop them */
-	PMCD_REBASE,		/* discard what was counted since the last fold */
 };
 
 struct pmcd_ipi_arg {
@@ -463,11 +469,6 @@ static void pmcd_ipi_fold(void *info)
 	switch (a->op) {
 	case PMCD_FOLD_STOP:
 		pmcd_cpu_sched_out(pc, false);
-		break;
-	case PMCD_REBASE:
-		if (a->s->prog.nr && !pc->suspended)
-			pmcd_hw_read(&a->s->prog, pc->last);
-		pc->t_last = local_clock();
 		break;
 	case PMCD_FOLD:
 		pmcd_cpu_fold(pc);
@@ -494,8 +495,8 @@ static void pmcd_session_on_cpus(struct pmcd_session *s, enum pmcd_fold_op op)
  * Fold where @s has counters loaded now, not on every CPU: a CPU that is
  * not in s->loaded folded its counts when it cleared its bit (ordered by
  * the barrier there and the one here).  A CPU that starts @s meanwhile has
- * nothing of it to fold yet.  Stop and rebase still go to every CPU: they
- * must also catch a CPU about to start @s.
+ * nothing of it to fold yet.  Stop still goes to every CPU: it must also
+ * catch a CPU about to start @s.
  */
 void pmcd_session_fold(struct pmcd_session *s)
 {
@@ -509,11 +510,6 @@ void pmcd_session_fold(struct pmcd_session *s)
 void pmcd_session_stop(struct pmcd_session *s)
 {
 	pmcd_session_on_cpus(s, PMCD_FOLD_STOP);
-}
-
-void pmcd_session_rebase(struct pmcd_session *s)
-{
-	pmcd_session_on_cpus(s, PMCD_REBASE);
 }
 
 /* IPI: start the session on this CPU if its current task is tracked by it. */

@@ -135,6 +135,35 @@ struct pmcd_session *pmcd_session_create(kgid_t dev_gid)
 	return s;
 }
 
+/*
+ * Close untracks at most this many tasks per hold of pmcd_hash_lock (a raw
+ * lock, IRQs off, also on PREEMPT_RT), then lets IRQs and the scheduler in:
+ * the IRQs-off time of a close is bounded whatever the number of tasks it
+ * tracks (docs/design.md, "Latency bounds").
+ */
+#define PMCD_CLOSE_BATCH	64
+
+/* Untrack up to PMCD_CLOSE_BATCH tasks of closing @s onto @dead; false when none is left. */
+static bool pmcd_close_batch(struct pmcd_session *s, struct list_head *dead)
+{
+	struct pmcd_task_ctx *ctx;
+	unsigned long flags;
+	unsigned int n;
+	bool more;
+
+	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
+	/* No task joins a closing session (the fork probe checks), so this ends. */
+	s->closing = true;
+	for (n = 0; n < PMCD_CLOSE_BATCH && !list_empty(&s->tasks); n++) {
+		ctx = list_first_entry(&s->tasks, struct pmcd_task_ctx, node);
+		pmcd_untrack_locked(ctx);
+		list_add(&ctx->node, dead);
+	}
+	more = !list_empty(&s->tasks);
+	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
+	return more;
+}
+
 void pmcd_session_close(struct pmcd_session *s)
 {
 	struct pmcd_task_ctx *ctx, *tmp;
@@ -144,12 +173,9 @@ void pmcd_session_close(struct pmcd_session *s)
 	mutex_lock(&s->lock);
 	if (s->attached && s->cpu >= 0)
 		pmcd_cpu_detach(s);
+	while (pmcd_close_batch(s, &dead))
+		cond_resched();
 	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
-	s->closing = true;
-	list_for_each_entry_safe(ctx, tmp, &s->tasks, node) {
-		pmcd_untrack_locked(ctx);
-		list_add(&ctx->node, &dead);
-	}
 	list_splice_init(&s->pool, &dead);
 	s->pool_count = 0;
 	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
@@ -316,7 +342,6 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 
 	ctx = list_first_entry(&spares, struct pmcd_task_ctx, node);
 	list_del(&ctx->node);
-	ctx->root = true;
 	ctx->armed_exec = enable_on_exec;
 
 	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
@@ -404,6 +429,19 @@ static void pmcd_task_session_disable(struct pmcd_session *s)
 	pmcd_session_stop(s);
 }
 
+/* ENABLE or DISABLE of an attached session of either kind.  Called with s->lock held. */
+static void pmcd_attached_set_enabled(struct pmcd_session *s, bool on)
+{
+	if (s->cpu >= 0 && on)
+		pmcd_cpu_session_enable(s);
+	else if (s->cpu >= 0)
+		pmcd_cpu_session_disable(s);
+	else if (on)
+		pmcd_task_session_enable(s);
+	else
+		pmcd_task_session_disable(s);
+}
+
 int pmcd_session_enable(struct pmcd_session *s)
 {
 	int err = 0;
@@ -413,10 +451,8 @@ int pmcd_session_enable(struct pmcd_session *s)
 		err = -EBADFD;
 	else if (!s->attached)
 		WRITE_ONCE(s->enabled, true);	/* nothing runs anywhere yet */
-	else if (!READ_ONCE(s->enabled) && s->cpu >= 0)
-		pmcd_cpu_session_enable(s);
 	else if (!READ_ONCE(s->enabled))
-		pmcd_task_session_enable(s);
+		pmcd_attached_set_enabled(s, true);
 	mutex_unlock(&s->lock);
 	return err;
 }
@@ -430,16 +466,23 @@ int pmcd_session_disable(struct pmcd_session *s)
 		err = -EBADFD;
 	else if (!s->attached)
 		WRITE_ONCE(s->enabled, false);	/* nothing runs anywhere yet */
-	else if (READ_ONCE(s->enabled) && s->cpu >= 0)
-		pmcd_cpu_session_disable(s);
 	else if (READ_ONCE(s->enabled))
-		pmcd_task_session_disable(s);
+		pmcd_attached_set_enabled(s, false);
 	mutex_unlock(&s->lock);
 	return err;
 }
 
+/*
+ * RESET is one cut for every CPU: stop the session wherever it counts (each
+ * CPU folds and stops; with enabled clear none starts it again), zero the
+ * totals while nothing can fold into them, and start it again.  Rebasing
+ * each CPU and zeroing afterwards lost what a CPU folded in between (a
+ * switch after its rebase, before the zero).  What the tasks do during the
+ * RESET call itself is not counted.
+ */
 int pmcd_session_reset(struct pmcd_session *s)
 {
+	bool running;
 	unsigned int i;
 
 	mutex_lock(&s->lock);
@@ -447,12 +490,16 @@ int pmcd_session_reset(struct pmcd_session *s)
 		mutex_unlock(&s->lock);
 		return -EBADFD;
 	}
-	pmcd_session_rebase(s);
+	running = s->attached && READ_ONCE(s->enabled);
+	if (running)
+		pmcd_attached_set_enabled(s, false);
 	for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
 		atomic64_set(&s->hw_vals[i], 0);
 	atomic64_set(&s->time_enabled, 0);
 	atomic64_set(&s->nr_switches, 0);
 	atomic64_set(&s->nr_migrations, 0);
+	if (running)
+		pmcd_attached_set_enabled(s, true);
 	mutex_unlock(&s->lock);
 	return 0;
 }
@@ -473,6 +520,7 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 	/* Counters run whenever a tracked task is on a CPU: no multiplexing. */
 	r->time_running = r->time_enabled;
 	r->lost_tasks = atomic64_read(&s->lost_tasks);
+	r->hw_faults = atomic64_read(&s->hw_faults);
 	for (i = 0; i < s->nr_events; i++) {
 		const struct pmcdrv_event *ev = &s->events[i];
 
@@ -489,11 +537,14 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 		r->flags |= PMCDRV_READ_ENABLED;
 	if (r->lost_tasks)
 		r->flags |= PMCDRV_READ_LOST_TASKS;
+	if (r->hw_faults)
+		r->flags |= PMCDRV_READ_HW_FAULTS;
 	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
 	r->nr_tasks = s->nr_tasks;
 	if (s->nr_tasks || (s->attached && s->cpu >= 0))
 		r->flags |= PMCDRV_READ_ATTACHED;
-	if (s->exited)
+	/* Final only when no tracked task remains: inherited children still count. */
+	if (s->attached && s->cpu < 0 && !s->nr_tasks)
 		r->flags |= PMCDRV_READ_EXITED;
 	if (s->secure_exec)
 		r->flags |= PMCDRV_READ_SECURE_EXEC;

@@ -139,6 +139,7 @@ enum pmc_decode_err {
 	PMC_DECODE_BAD_GP_WIDTH,	/* GP counters with a width of 0 or over 64 */
 	PMC_DECODE_TOO_MANY_FIXED,
 	PMC_DECODE_BAD_FIXED_WIDTH,
+	PMC_DECODE_HYBRID,		/* a hybrid part: pmc_refuse_hybrid() */
 };
 
 int pmc_decode_perfmon(u32 max_basic_leaf, const struct pmc_cpuid_regs *leaf0a,
@@ -192,6 +193,17 @@ struct pmc_cpu_desc {
  */
 int pmc_describe_cpu(const struct pmc_cpuid_regs *leaf0, const struct pmc_cpuid_regs *leaf1,
 		     const struct pmc_cpuid_regs *leaf0a, struct pmc_cpu_desc *desc);
+
+/*
+ * Hybrid parts (X86_FEATURE_HYBRID_CPU, CPUID.(07H,0):EDX[15]) have core
+ * types with different counters (leaf 0AH differs per core type), widths
+ * and event lists, and a task migrates between them: one description from
+ * the boot CPU would be wrong on the other type, and an intersection still
+ * sums events of two microarchitectures.  With @hybrid, drop the PMU from
+ * @d (perfmon and PDCM; decode_err PMC_DECODE_HYBRID) and return -ENODEV;
+ * otherwise leave @d alone and return 0.
+ */
+int pmc_refuse_hybrid(struct pmc_cpu_desc *d, bool hybrid);
 
 /*
  * Fill the CPU-description part of an INFO reply from @desc: size,

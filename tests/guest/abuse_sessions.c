@@ -15,6 +15,12 @@
  *   abuse_sessions owner LOOP N
  *       An owner process opens a session, attaches to a child that runs LOOP N,
  *       and exits while the child runs; the child must finish with exit 0.
+ *   abuse_sessions close K
+ *       An inheriting session on a child that forks K children (waves of 5,
+ *       1 ms apart, so the pool keeps up) which all block: the session is
+ *       closed with them all tracked (close untracks in batches,
+ *       docs/design.md "Latency bounds").  After it none is tracked: a new
+ *       session attaches to the same task; then they all exit normally.
  */
 #include <errno.h>
 #include <sched.h>
@@ -267,6 +273,101 @@ static int owner(const char *loop, const char *n, bool killed)
 	return 0;
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The forking child of close_wide(): K blocked children, then reap them. */
+static void close_wide_child(int k, int gate, int ready)
+{
+	int i, made = 0;
+	char c;
+
+	if (read(gate, &c, 1) != 1)	/* attached */
+		_exit(97);
+	for (i = 0; i < k; i++) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			close(ready);
+			_exit(read(gate, &c, 1) == 0 ? 0 : 96);	/* EOF: the test is over */
+		}
+		if (p > 0)
+			made++;
+		if (i % 5 == 4)
+			msleep(1);
+	}
+	if (write(ready, &made, sizeof(made)) != sizeof(made))
+		_exit(95);
+	while (wait(NULL) > 0)
+		;
+	_exit(0);
+}
+
+static int close_wide(int k)
+{
+	struct pmcdrv_event clk = { .type = PMCDRV_EVENT_SW, .sw_id = PMCDRV_SW_TASK_CLOCK };
+	struct pmc_session *s = NULL, *s2 = NULL;
+	struct pmcdrv_read r;
+	int gate[2], ready[2], made = -1, err, status = -1;
+	double t;
+	pid_t top;
+
+	if (pipe(gate) || pipe(ready))
+		return 1;
+	top = fork();
+	if (top == 0) {
+		close(gate[1]);
+		close(ready[0]);
+		close_wide_child(k, gate[0], ready[1]);
+	}
+	close(gate[0]);
+	close(ready[1]);
+	err = pmc_session_open(NULL, &s);
+	if (!err) {
+		pmc_session_add(s, &clk);
+		err = pmc_session_attach(s, top, 0);
+	}
+	CHECK(&st, !err, "close: inheriting session attached to the forking task", "%s", strerror(-err));
+	if (write(gate[1], "g", 1) != 1 || read(ready[0], &made, sizeof(made)) != sizeof(made))
+		made = -1;
+	memset(&r, 0, sizeof(r));
+	if (s)
+		pmc_session_read(s, &r);
+	CHECK(&st, made == k && r.nr_tasks + r.lost_tasks == (uint64_t)k + 1 &&
+	      r.nr_tasks > (unsigned int)k / 2,
+	      "close: thousands of tasks tracked at once (tracked + lost = forked + 1)",
+	      "forked %d of %d, tracked %u, lost %llu", made, k, r.nr_tasks,
+	      (unsigned long long)r.lost_tasks);
+	t = now_ms();
+	pmc_session_close(s);
+	printf("close: a session with %u tracked tasks closed in %.1f ms\n", r.nr_tasks, now_ms() - t);
+	/* Untracked, every one: the task it was attached to takes a new session. */
+	err = pmc_session_open(NULL, &s2);
+	if (!err) {
+		pmc_session_add(s2, &clk);
+		err = pmc_session_attach(s2, top, 0);
+	}
+	CHECK(&st, !err, "close: after the close, a new session attaches to the same task",
+	      "%s", strerror(-err));
+	memset(&r, 0, sizeof(r));
+	if (s2)
+		pmc_session_read(s2, &r);
+	CHECK(&st, r.nr_tasks == 1, "close: the new session tracks that task alone (children not re-tracked)",
+	      "tracked %u", r.nr_tasks);
+	pmc_session_close(s2);
+	close(gate[1]);		/* the children read EOF and exit */
+	waitpid(top, &status, 0);
+	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "close: the children and their parent exited normally", "status 0x%x", status);
+	close(ready[0]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct pmcdrv_info info;
@@ -281,8 +382,10 @@ int main(int argc, char **argv)
 	else if (argc == 4 && !strcmp(argv[1], "owner")) {
 		owner(argv[2], argv[3], false);
 		owner(argv[2], argv[3], true);
+	} else if (argc == 3 && !strcmp(argv[1], "close")) {
+		close_wide(atoi(argv[2]));
 	} else {
-		fprintf(stderr, "usage: abuse_sessions many NSESS LOOP N [EXPECT] | pool K | owner LOOP N\n");
+		fprintf(stderr, "usage: abuse_sessions many NSESS LOOP N [EXPECT] | pool K | owner LOOP N | close K\n");
 		return 2;
 	}
 	return check_summary(&st, "abuse_sessions");

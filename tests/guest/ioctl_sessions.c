@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <sched.h>
 #include <time.h>
@@ -300,10 +301,10 @@ static void test_attach_and_ops(void)
 
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
-	r.reserved[2] = 1;
+	r.reserved[1] = 1;
 	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == EINVAL, "read: reserved -> EINVAL", "errno %d", e);
-	r.reserved[2] = 0;
+	r.reserved[1] = 0;
 	r.size = 4;
 	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == EINVAL, "read: size below VER0 -> EINVAL", "errno %d", e);
@@ -630,6 +631,125 @@ static void test_cpu_sessions(void)
 	close(fd);
 }
 
+/*
+ * EXITED says the counts are final: not while a task that inherited the
+ * session runs on after the attached task exited, only when no tracked task
+ * remains.  The attached task forks a child and exits; this process is the
+ * child's subreaper, so it can end it.
+ */
+static void test_exited_with_children(void)
+{
+	struct pmcdrv_config c = pmcdev_task_clock_config();
+	struct pmcdrv_attach a = { .size = sizeof(a) };
+	struct pmcdrv_read r;
+	int go[2], back[2], fd, e;
+	pid_t root, kid = 0;
+	char b = 'g';
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(go) || pipe(back)) {
+		CHECK(&st, false, "exited: subreaper and pipes", "%s", strerror(errno));
+		return;
+	}
+	root = fork();
+	if (root == 0) {
+		close(go[1]);
+		close(back[0]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(1);
+		kid = fork();
+		if (kid == 0) {
+			pause();
+			_exit(0);
+		}
+		_exit(write(back[1], &kid, sizeof(kid)) == sizeof(kid) ? 0 : 1);
+	}
+	close(go[0]);
+	close(back[1]);
+	fd = pmcdev_open(dev);
+	a.pid = root;
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
+	if (!e)
+		e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == 0, "exited: attach a task that will fork and exit", "errno %d", e);
+	if (write(go[1], &b, 1) != 1 || read(back[0], &kid, sizeof(kid)) != sizeof(kid))
+		kid = 0;
+	waitpid(root, NULL, 0);
+	r = read_fd(fd);
+	CHECK(&st, kid > 0 && r.nr_tasks == 1 && (r.flags & PMCDRV_READ_ATTACHED) &&
+	      !(r.flags & PMCDRV_READ_EXITED),
+	      "read: the attached task exited, its child runs on: one task, not EXITED",
+	      "child %d tasks %u flags 0x%x", (int)kid, r.nr_tasks, r.flags);
+	if (kid > 0) {
+		kill(kid, SIGKILL);
+		waitpid(kid, NULL, 0);
+	}
+	r = read_fd(fd);
+	CHECK(&st, r.nr_tasks == 0 && (r.flags & PMCDRV_READ_EXITED) &&
+	      !(r.flags & PMCDRV_READ_ATTACHED),
+	      "read: the child exited too: no task, EXITED", "tasks %u flags 0x%x",
+	      r.nr_tasks, r.flags);
+	close(fd);
+	close(go[1]);
+	close(back[0]);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+/* Write @val to a module parameter; 0 or errno. */
+static int set_param(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), e = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) < 0)
+		e = errno;
+	close(fd);
+	return e;
+}
+
+/*
+ * MSR faults reach READ (the session's) and INFO (the module's): the
+ * inject_msr_faults parameter makes pmcdrv's next two MSR writes fail as a
+ * #GP would, and they are the first two of the session's start at ATTACH
+ * (the counter's zeroing and its event select).
+ */
+static void test_hw_faults(void)
+{
+	static const char param[] = "/sys/module/pmcdrv/parameters/inject_msr_faults";
+	struct pmcdrv_config c = pmcdev_task_clock_config();
+	struct pmcdrv_info in0 = { .size = sizeof(in0) }, in1 = { .size = sizeof(in1) };
+	struct pmcdrv_attach a = { .size = sizeof(a) };
+	struct pmcdrv_read r;
+	int fd, e;
+
+	if (!have_pmu || access(param, W_OK)) {
+		printf("SKIP: MSR fault reporting: %s\n",
+		       have_pmu ? "inject_msr_faults is not writable (not root?)" : "no PMU");
+		return;
+	}
+	fd = pmcdev_open(dev);
+	c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER | PMCDRV_EVF_NO_FIXED);
+	e = pmcdev_io(fd, PMCDRV_IOC_INFO, &in0);
+	if (!e)
+		e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
+	if (!e)
+		e = set_param(param, "2");
+	if (!e)
+		e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == 0, "faults: a self session started with two MSR writes failing", "errno %d", e);
+	r = read_fd(fd);
+	CHECK(&st, r.hw_faults == 2 && (r.flags & PMCDRV_READ_HW_FAULTS),
+	      "read: the session's two faults, HW_FAULTS", "hw_faults %llu flags 0x%x",
+	      (unsigned long long)r.hw_faults, r.flags);
+	e = pmcdev_io(fd, PMCDRV_IOC_INFO, &in1);
+	CHECK(&st, e == 0 && in1.hw_faults >= in0.hw_faults + 2 &&
+	      (in1.flags & PMCDRV_INFO_HW_FAULTS),
+	      "info: the module's faults grew by two, HW_FAULTS", "errno %d hw_faults %llu -> %llu flags 0x%x",
+	      e, (unsigned long long)in0.hw_faults, (unsigned long long)in1.hw_faults, in1.flags);
+	set_param(param, "0");
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	enum pmc_decode_err derr;
@@ -642,5 +762,7 @@ int main(int argc, char **argv)
 	test_attach_and_ops();
 	test_self();
 	test_cpu_sessions();
+	test_exited_with_children();
+	test_hw_faults();
 	return check_summary(&st, "ioctl_sessions");
 }

@@ -805,7 +805,8 @@ static bool all_zero(const void *p, size_t n)
 static void check_info_out(struct fz *f, const struct pmcdrv_info *o)
 {
 	if (o->size != sizeof(*o) || o->api_version != PMCDRV_API_VERSION || o->reserved0 ||
-	    !all_zero(o->reserved, sizeof(o->reserved)) || (o->flags & ~0x3fU) ||
+	    !all_zero(o->reserved, sizeof(o->reserved)) || (o->flags & ~0x7fU) ||
+	    !!(o->flags & PMCDRV_INFO_HW_FAULTS) != !!o->hw_faults ||
 	    o->vendor > PMCDRV_VENDOR_OTHER || !o->nr_cpus)
 		violation(f, "INFO output malformed: size %u api %u flags %#x vendor %u nr_cpus %u reserved0 %u",
 			  o->size, o->api_version, o->flags, o->vendor, o->nr_cpus, o->reserved0);
@@ -819,8 +820,9 @@ static void check_read_out(struct fz *f, const struct pmcdrv_read *o)
 	unsigned int i;
 
 	if (o->size != sizeof(*o) || !all_zero(o->reserved, sizeof(o->reserved)) ||
-	    (o->flags & ~0xfU) || o->nr_events > PMCDRV_MAX_EVENTS || !o->nr_events ||
-	    o->time_running != o->time_enabled ||
+	    (o->flags & ~(0xfU | PMCDRV_READ_HW_FAULTS)) || o->nr_events > PMCDRV_MAX_EVENTS ||
+	    !o->nr_events || o->time_running != o->time_enabled ||
+	    !!(o->flags & PMCDRV_READ_HW_FAULTS) != !!o->hw_faults ||
 	    (!!(o->flags & PMCDRV_READ_LOST_TASKS) != !!o->lost_tasks))
 		violation(f, "READ output malformed: size %u flags %#x nr_events %u time %llu/%llu lost %llu",
 			  o->size, o->flags, o->nr_events, (unsigned long long)o->time_enabled,
@@ -943,9 +945,9 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 				if (chance(f, 30))
 					((struct pmcdrv_info *)buf)->reserved0 = 1 + rn(f, 1000);
 				else
-					((struct pmcdrv_info *)buf)->reserved[rn(f, 4)] = rnd(f) | 1;
+					((struct pmcdrv_info *)buf)->reserved[rn(f, 3)] = rnd(f) | 1;
 			} else {
-				((struct pmcdrv_read *)buf)->reserved[rn(f, 3)] = rnd(f) | 1;
+				((struct pmcdrv_read *)buf)->reserved[rn(f, 2)] = rnd(f) | 1;
 			}
 			ex = inv;
 		}

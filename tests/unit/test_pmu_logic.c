@@ -167,6 +167,19 @@ static void test_describe_cpu(void)
 	CU_ASSERT_EQUAL(info.flags, PMCDRV_INFO_HYPERVISOR);
 	CU_ASSERT_EQUAL(info.avail_mask, 0);
 
+	/* A hybrid part: described, but no PMU (and no PDCM) to offer. */
+	l0a = (struct pmc_cpuid_regs){ 0x07300404, 0, 0, 0x603 };
+	CU_ASSERT_EQUAL(pmc_describe_cpu(&intel_l0, &l1, &l0a, &d), 0);
+	CU_ASSERT_EQUAL(pmc_refuse_hybrid(&d, false), 0);
+	CU_ASSERT_EQUAL(d.pm.num_gp, 4);
+	CU_ASSERT_EQUAL(pmc_refuse_hybrid(&d, true), -ENODEV);
+	CU_ASSERT_EQUAL(d.decode_err, PMC_DECODE_HYBRID);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_decode_strerror(d.decode_err), "hybrid"));
+	CU_ASSERT(d.vendor == PMCDRV_VENDOR_INTEL && d.model == 0x5e && d.hypervisor);
+	pmc_info_from_desc(&d, &info);
+	CU_ASSERT_EQUAL(info.flags, PMCDRV_INFO_HYPERVISOR);
+	CU_ASSERT(info.avail_mask == 0 && info.num_gp == 0 && info.perfmon_version == 0);
+
 	/* Intel without a PMU (stock QEMU TCG): version 0. */
 	l0a = (struct pmc_cpuid_regs){ 0, 0, 0, 0 };
 	CU_ASSERT_EQUAL(pmc_describe_cpu(&intel_l0, &l1, &l0a, &d), -ENODEV);

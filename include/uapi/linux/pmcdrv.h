@@ -50,6 +50,7 @@ enum pmcdrv_vendor {
 #define PMCDRV_INFO_HYPERVISOR		(1U << 3) /* CPUID.01H:ECX[31] */
 #define PMCDRV_INFO_GLOBAL_INUSE	(1U << 4) /* in_use_hw read GLOBAL_INUSE */
 #define PMCDRV_INFO_CLAIMED		(1U << 5) /* pmcdrv's sessions hold the PMU now */
+#define PMCDRV_INFO_HW_FAULTS		(1U << 6) /* some PMU MSR access faulted: hw_faults */
 
 /*
  * PMCDRV_IOC_INFO: what the CPU's PMU offers and who is using it.
@@ -79,7 +80,13 @@ struct pmcdrv_info {
 	__u64 avail_mask;		/* out: counters that exist */
 	__u64 in_use_hw;		/* out: enabled in hardware on any CPU (CLAIMED: ours) */
 	__u64 in_use_reserved;		/* out: held by another kernel user (perf, NMI watchdog) */
-	__u64 reserved[4];		/* must be zero */
+	/*
+	 * out: PMU MSR accesses of the module that faulted (#GP) since it was
+	 * loaded, on any CPU; 0 from a module older than the field (it was
+	 * reserved[0]).  Not checked on input.
+	 */
+	__u64 hw_faults;
+	__u64 reserved[3];		/* must be zero */
 };
 
 #define PMCDRV_INFO_SIZE_VER0	144
@@ -166,10 +173,17 @@ struct pmcdrv_attach {
 /* struct pmcdrv_read.flags */
 #define PMCDRV_READ_ENABLED	(1U << 0)	/* the session is enabled */
 #define PMCDRV_READ_ATTACHED	(1U << 1)	/* at least one task is tracked now */
-#define PMCDRV_READ_EXITED	(1U << 2)	/* the attached task has exited: counts are final */
+/*
+ * No tracked task remains (the attached task and every task that inherited
+ * the session exited, or stopped being counted at a setuid exec): the
+ * counts are final.
+ */
+#define PMCDRV_READ_EXITED	(1U << 2)
 #define PMCDRV_READ_LOST_TASKS	(1U << 3)	/* some new tasks were not tracked: lost_tasks */
 /* a tracked task exec'd a non-dumpable (setuid) image: not counted from there */
 #define PMCDRV_READ_SECURE_EXEC	(1U << 4)
+/* an MSR access faulted while this session's counters were programmed or read */
+#define PMCDRV_READ_HW_FAULTS	(1U << 5)
 
 /* PMCDRV_IOC_READ: every value of the session in one call. */
 struct pmcdrv_read {
@@ -179,8 +193,19 @@ struct pmcdrv_read {
 	__u32 nr_tasks;			/* out: tasks tracked now */
 	__u64 time_enabled;		/* out: ns tracked tasks were on a CPU while enabled */
 	__u64 time_running;		/* out: ns of that the counters were counting */
-	__u64 lost_tasks;		/* out: tasks not tracked for lack of memory */
-	__u64 reserved[3];		/* must be zero */
+	/*
+	 * out: new tasks not tracked because the session's pool of
+	 * preallocated task contexts was empty at their fork (forks faster
+	 * than the pool refills, or memory short for the refill)
+	 */
+	__u64 lost_tasks;
+	/*
+	 * out: PMU MSR accesses that faulted (#GP) while this session's
+	 * counters were started or stopped; its counts may be wrong.  0 from a
+	 * module older than the field (it was reserved[0]).  Not checked on input.
+	 */
+	__u64 hw_faults;
+	__u64 reserved[2];		/* must be zero */
 	__u64 values[PMCDRV_MAX_EVENTS];	/* out: in the order of pmcdrv_config.events */
 };
 
