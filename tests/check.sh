@@ -11,7 +11,9 @@
 #               the packaged pieces in the guest (tests/pkg-check.sh)
 #   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build)
 #   6. guest    tests/guest/* in the guest with the emulated PMU, again on a CPU
-#               without PMU, and on Debian's PREEMPT_RT kernel (rt-amd64) with the PMU
+#               without PMU, and on Debian's PREEMPT_RT kernel (rt-amd64) with the PMU;
+#               the PMU-facing scripts on each other PMU model (perfmon v4, 8 GP
+#               counters, no full-width writes, 40-bit counters)
 #   7. debug    tests/guest/* on a debug kernel built from Debian's source (KASAN,
 #               lockdep, kmemleak, pm_test), then a kmemleak scan
 # Each stage ends with "STAGE: N passed, N failed" (optionally ", N skipped");
@@ -77,6 +79,12 @@ fi
 if [ "$qemu_ok" = 1 ]; then
 	stage guest-pmu tests/vm/run -- tests/guest/run-all
 	stage guest-nopmu tests/vm/run --no-pmu -- tests/guest/run-all
+	# The other PMU models (tests/vm/run --pmu-model, tests/qemu/README.md),
+	# each on the scripts that exercise the PMU: a few minutes a lane.
+	for model in v4 gp8 nofw w40; do
+		stage "guest-$model" tests/vm/run --pmu-model "$model" -- tests/guest/run-all \
+			10-module 40-emulated-pmu 50-sessions 55-msr-switch 60-pmcctl
+	done
 else
 	stage guest-nopmu tests/vm/run -- tests/guest/run-all
 fi

@@ -1,11 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# The emulated PMU of tests/qemu/pmu.patch (TCG + icount), seen through
+# The emulated PMU of tests/qemu/patches (TCG + icount), seen through
 # Linux's perf, user-space RDPMC and the raw MSRs: exact user instruction
 # counts, fixed and general-purpose counters agreeing, the cycle model
 # (cycles = 2 x instructions, ref-cycles = TSC ticks, 0x013C = TSC/4),
 # CMASK/INV/EDGE, RDPMC permission, 48-bit wrap into GLOBAL_STATUS, overflow
 # interrupts masking LVTPC, #GP for PMU MSRs the model lacks, GLOBAL_CTRL's
-# reset value.  Everything here is deterministic: no timing.
+# reset value, DEBUGCTL's Freeze_PerfMon_On_PMI.  Everything here is
+# deterministic: no timing.
+#
+# The PMU model (tests/vm/run --pmu-model, PMCDRV_PMU_MODEL) sets what is
+# expected: perfmon version, GP counters, counter width, full-width writes.
+# The model's own registers (GLOBAL_INUSE, STATUS_SET/RESET, 8 counters,
+# 40-bit wrap, legacy PMCx writes) are checked in their lanes.
 . tests/lib/guest.sh
 
 # The lazy flags never leak out of OSZAPC, and 32-bit ADCX/ADOX carry right
@@ -25,6 +31,19 @@ fi
 loop=build/progs/loop
 n() { printf '%09d' "$1"; }		# fixed width: constant per-run overhead
 
+# What the lane's model must look like (tests/qemu/README.md, "Models").
+model=${PMCDRV_PMU_MODEL:-default}
+VER=2 NGP=4 BITS=48 FW=1
+case $model in
+default) ;;
+v4) VER=4 ;;
+gp8) NGP=8 ;;
+nofw) FW=0 ;;
+w40) BITS=40 ;;
+*) fail "PMU model" "unknown PMCDRV_PMU_MODEL '$model'"; exit 1 ;;
+esac
+echo "info: PMU model $model: perfmon v$VER, $NGP GP counters, $BITS bits, full-width writes $FW"
+
 # GLOBAL_CTRL after reset: GP counters enabled, fixed counters not (SDM).
 # Onlining a CPU puts it through INIT.  Checked first: once perf has used a
 # CPU, Linux rewrites GLOBAL_CTRL there whenever it enables its PMU.
@@ -33,7 +52,8 @@ if [ -e /sys/devices/system/cpu/cpu1/online ]; then
 	modprobe msr
 	echo 0 >/sys/devices/system/cpu/cpu1/online
 	echo 1 >/sys/devices/system/cpu/cpu1/online
-	expect_eq "msr: GLOBAL_CTRL after INIT is the GP counter bits only" "$(rdmsr -p 1 0x38f)" f
+	expect_eq "msr: GLOBAL_CTRL after INIT is the GP counter bits only" "$(rdmsr -p 1 0x38f)" \
+		"$(printf '%x' $(((1 << NGP) - 1)))"
 	[ $msr_was = 1 ] || rmmod msr
 fi
 
@@ -58,8 +78,14 @@ check "boot log: perf uses the Intel PMU driver" grep -q 'Intel PMU driver' <<<"
 check "boot log: perf recognises the CPU model (Skylake events)" grep -q 'Skylake events' <<<"$pe"
 check "boot log: no 'software events only'" bash -c '! dmesg | grep -q "software events only"'
 check "boot log: no 'Broken PMU hardware'" bash -c '! dmesg | grep -q "Broken PMU hardware"'
-check "boot log: 4 generic and 3 fixed counters, 48 bits" bash -c \
-	'dmesg | grep -Eq "generic registers: +4\$" && dmesg | grep -Eq "fixed-purpose events: +3\$" && dmesg | grep -Eq "bit width: +48\$"'
+check "boot log: perfmon version $VER, $NGP generic and 3 fixed counters, $BITS bits" bash -c \
+	"dmesg | grep -Eq 'version: +$VER\$' && dmesg | grep -Eq 'generic registers: +$NGP\$' &&
+	 dmesg | grep -Eq 'fixed-purpose events: +3\$' && dmesg | grep -Eq 'bit width: +$BITS\$'"
+if [ $FW = 1 ]; then
+	check "boot log: full-width counters" grep -q 'full-width counters' <<<"$pe"
+else
+	check "boot log: no full-width counters (FW_WRITE clear)" bash -c "! grep -q 'full-width counters' <<<'$pe'"
+fi
 
 # ---- exact instruction counts through perf -----------------------------------------
 N=1000000
@@ -211,25 +237,38 @@ else
 	fail "emupmu_rdpmc" "build/tests/emupmu_rdpmc not built (make tests)"
 fi
 
-# ---- raw MSRs: 48-bit wrap, GLOBAL_STATUS, PMI --------------------------------------
+# ---- raw MSRs: counter wrap, GLOBAL_STATUS, PMI -------------------------------------
 # pmcdrv and perf must leave the counters alone: unload pmcdrv; nmi_watchdog=0.
 had_module=0 had_msr=0
 module_loaded && had_module=1 && rmmod pmcdrv
 grep -q '^msr ' /proc/modules && had_msr=1
 modprobe msr
 
-EVTSEL0=0x186 A_PMC0=0x4c1 FIXED_CTR0=0x309 FIXED_CTR_CTRL=0x38d
-STATUS=0x38e GLOBAL_CTRL=0x38f OVF_CTRL=0x390
+EVTSEL0=0x186 PMC0=0xc1 A_PMC0=0x4c1 FIXED_CTR0=0x309 FIXED_CTR_CTRL=0x38d
+STATUS=0x38e GLOBAL_CTRL=0x38f OVF_CTRL=0x390 STATUS_SET=0x391 INUSE=0x392
+PERF_CAP=0x345 DEBUGCTL=0x1d9
 rd() { rdmsr -p 0 -c "$1"; }
 wr() { wrmsr -p 0 "$1" "$(printf '0x%x' "$2")"; }
+# msr_gp OP MSR [VALUE]: "GP" when the access raises #GP, else "ok".
+msr_gp() {
+	if [ "$1" = rd ]; then rdmsr -p 0 "$2" >/dev/null 2>&1; else wrmsr -p 0 "$2" "$3" >/dev/null 2>&1; fi &&
+		echo ok || echo GP
+}
+TOP=$((1 << BITS))
+MASK=$((TOP - 1))
+# wr_pmc0 VALUE: preload PMC0 with a value that has bits 31..BITS-1 all
+# equal, through A_PMC0 when the model has full-width writes, else through
+# the legacy PMC0, which sign-extends bit 31.
+wr_pmc0() { if [ $FW = 1 ]; then wr $A_PMC0 "$1"; else wr $PMC0 $(($1 & 0xffffffff)); fi; }
 declare -A saved
-for m in $EVTSEL0 $A_PMC0 $FIXED_CTR0 $FIXED_CTR_CTRL $GLOBAL_CTRL; do
+for m in $EVTSEL0 $PMC0 $FIXED_CTR0 $FIXED_CTR_CTRL $GLOBAL_CTRL; do
 	saved[$m]=$(rd $m)
 done
 restore_msrs() {
 	wr $EVTSEL0 0
 	wr $FIXED_CTR_CTRL 0
-	wr $A_PMC0 "${saved[$A_PMC0]}"
+	wr $DEBUGCTL 0
+	if [ $FW = 1 ]; then wr $A_PMC0 "${saved[$PMC0]}"; else wr $PMC0 $((saved[$PMC0] & 0xffffffff)); fi
 	wr $FIXED_CTR0 "${saved[$FIXED_CTR0]}"
 	wr $OVF_CTRL $(((1 << 32) | 1))
 	wr $GLOBAL_CTRL "${saved[$GLOBAL_CTRL]}"
@@ -238,35 +277,33 @@ restore_msrs() {
 }
 echo "info: CPU 0 before: EVTSEL0=${saved[$EVTSEL0]} FIXED_CTR_CTRL=${saved[$FIXED_CTR_CTRL]} GLOBAL_CTRL=${saved[$GLOBAL_CTRL]} STATUS=$(rd $STATUS)"
 
-TOP=$((1 << 48))
 PRE=$((TOP - 100000))		# wraps after 100000 events
 EN=$((1 << 22)) INT=$((1 << 20)) USR=$((1 << 16))
 busy() { taskset -c 0 $loop "$(n 100000)"; }	# 200000 user instructions on CPU 0
+
+# IA32_PERF_CAPABILITIES: FW_WRITE (bit 13) as the model says.
+expect_eq "msr: PERF_CAPABILITIES.FW_WRITE is $FW" $((($(rd $PERF_CAP) >> 13) & 1)) $FW
 
 # GP counter 0, instructions:u, no interrupt.
 wr $EVTSEL0 0
 wr $OVF_CTRL 1
 wr $GLOBAL_CTRL $((saved[$GLOBAL_CTRL] | 1))
 expect_eq "msr: GLOBAL_STATUS bit 0 clear after OVF_CTRL write" $(($(rd $STATUS) & 1)) 0
-wr $A_PMC0 $PRE
-expect_eq "msr: A_PMC0 reads back a 48-bit preload" "$(rd $A_PMC0)" "$(printf '0x%x' $PRE)"
+wr_pmc0 $PRE
+expect_eq "msr: PMC0 reads back a $BITS-bit preload" "$(rd $PMC0)" "$(printf '0x%x' $PRE)"
 p0=$(pmis)
 wr $EVTSEL0 $((EN | USR | 0xc0))
 busy
 wr $EVTSEL0 0
 p1=$(pmis)
-st=$(rd $STATUS) v=$(rd $A_PMC0)
-echo "info: after the wrap: STATUS=$st A_PMC0=$v"
-expect_eq "msr: PMC0 wrap past 2^48 sets GLOBAL_STATUS bit 0" $((st & 1)) 1
+st=$(rd $STATUS) v=$(rd $PMC0)
+echo "info: after the wrap: STATUS=$st PMC0=$v"
+expect_eq "msr: PMC0 wrap past 2^$BITS sets GLOBAL_STATUS bit 0" $((st & 1)) 1
 check "msr: PMC0 wrapped to a small value ($((v)))" test $((v)) -ge 100000 -a $((v)) -lt $((1 << 32))
 expect_eq "msr: no PMI without EVTSEL.INT" $((p1 - p0)) 0
 wr $OVF_CTRL 1
 expect_eq "msr: OVF_CTRL bit 0 clears GLOBAL_STATUS bit 0" $(($(rd $STATUS) & 1)) 0
-if wrmsr -p 0 $STATUS 0 2>/dev/null; then
-	fail "msr: GLOBAL_STATUS is read-only" "wrmsr succeeded"
-else
-	pass "msr: GLOBAL_STATUS is read-only (write raises #GP)"
-fi
+expect_eq "msr: GLOBAL_STATUS is read-only (write raises #GP)" "$(msr_gp wr $STATUS 0)" GP
 
 # Fixed counter 0 (user mode), no interrupt: GLOBAL_STATUS bit 32.
 wr $GLOBAL_CTRL $((saved[$GLOBAL_CTRL] | (1 << 32)))
@@ -275,17 +312,94 @@ wr $FIXED_CTR_CTRL 0x2
 busy
 wr $FIXED_CTR_CTRL 0
 st=$(rd $STATUS)
-expect_eq "msr: FIXED_CTR0 wrap past 2^48 sets GLOBAL_STATUS bit 32" $(((st >> 32) & 1)) 1
+expect_eq "msr: FIXED_CTR0 wrap past 2^$BITS sets GLOBAL_STATUS bit 32" $(((st >> 32) & 1)) 1
 wr $OVF_CTRL $((1 << 32))
 expect_eq "msr: OVF_CTRL bit 32 clears GLOBAL_STATUS bit 32" $((($(rd $STATUS) >> 32) & 1)) 0
 
-# PMU MSRs of bigger or newer PMUs raise #GP here, as on a CPU without them
-# (PMC/EVTSEL/A_PMC 4-7, FIXED_CTR3, PERF_METRICS, v4's STATUS_SET/INUSE).
-for m in 0x18a 0x18d 0xc5 0xc8 0x4c5 0x4c8 0x30c 0x329 0x391 0x392; do
-	if rdmsr -p 0 $m >/dev/null 2>&1; then r=read; else r=GP; fi
-	if wrmsr -p 0 $m 0 >/dev/null 2>&1; then w=written; else w=GP; fi
-	expect_eq "msr: absent PMU MSR $m raises #GP on rdmsr and wrmsr" "$r/$w" "GP/GP"
+# Counter writes: bits above the width raise #GP; the legacy PMC0 alias
+# takes bits 31:0 and sign-extends bit 31 to the width (SDM 18.2.5).
+expect_eq "msr: FIXED_CTR0 write of bit $BITS raises #GP" "$(msr_gp wr $FIXED_CTR0 $(printf '0x%x' $TOP))" GP
+wr $PMC0 0x80000000
+expect_eq "msr: PMC0 write 0x80000000 sign-extends to $BITS bits" "$(rd $PMC0)" "$(printf '0x%x' $((MASK - 0x7fffffff)))"
+wr $PMC0 0x123456789
+expect_eq "msr: PMC0 write keeps bits 31:0 only (0x123456789 -> 0x23456789)" "$(rd $PMC0)" 0x23456789
+if [ $FW = 1 ]; then
+	expect_eq "msr: A_PMC0 write of bit $BITS raises #GP" "$(msr_gp wr $A_PMC0 $(printf '0x%x' $TOP))" GP
+	wr $A_PMC0 $((1 << (BITS - 1)))
+	expect_eq "msr: A_PMC0 writes all $BITS bits" "$(rd $PMC0)" "$(printf '0x%x' $((1 << (BITS - 1))))"
+else
+	expect_eq "msr: without FW_WRITE, A_PMC0 read raises #GP" "$(msr_gp rd $A_PMC0)" GP
+	expect_eq "msr: without FW_WRITE, A_PMC0 write raises #GP" "$(msr_gp wr $A_PMC0 0)" GP
+fi
+
+# The GP counters the model has are usable (the last one counts), the
+# next ones raise #GP.  GLOBAL_CTRL takes exactly their bits.
+last=$((NGP - 1))
+wr $((EVTSEL0 + last)) 0
+wr $((PMC0 + last)) 0
+wr $GLOBAL_CTRL $((saved[$GLOBAL_CTRL] | (1 << last)))
+wr $((EVTSEL0 + last)) $((EN | USR | 0xc0))
+busy
+wr $((EVTSEL0 + last)) 0
+v=$(rd $((PMC0 + last)))
+check "msr: PMC$last (the last GP counter) counts instructions:u ($((v)) >= 200000)" test $((v)) -ge 200000
+wr $((PMC0 + last)) 0
+wr $GLOBAL_CTRL "${saved[$GLOBAL_CTRL]}"
+expect_eq "msr: GLOBAL_CTRL bit $NGP (no PMC$NGP) raises #GP" "$(msr_gp wr $GLOBAL_CTRL $(printf '0x%x' $((1 << NGP))))" GP
+
+# PMU MSRs this model lacks raise #GP on RDMSR and WRMSR, as on a CPU
+# without them: EVTSEL/PMC/A_PMC from NGP to 8 (all A_PMC without
+# FW_WRITE), FIXED_CTR3, PERF_METRICS, v4's STATUS_SET/INUSE on v2, PEBS
+# (PEBS_ENABLE, LD_LAT, FRONTEND) and DS_AREA (no DS in CPUID).
+absent="0x30c 0x329 0x3f1 0x3f6 0x3f7 0x600"
+for ((i = NGP; i <= 8; i++)); do
+	absent="$absent $(printf '0x%x 0x%x' $((EVTSEL0 + i)) $((PMC0 + i)))"
+	[ $FW = 1 ] && absent="$absent $(printf '0x%x' $((A_PMC0 + i)))"
 done
+[ $VER -lt 4 ] && absent="$absent $STATUS_SET $INUSE"
+for m in $absent; do
+	expect_eq "msr: absent PMU MSR $m raises #GP on rdmsr and wrmsr" "$(msr_gp rd $m)/$(msr_gp wr $m 0)" "GP/GP"
+done
+
+# IA32_DEBUGCTL: the model has Freeze_PerfMon_On_PMI (bit 12) only; LBR,
+# BTF, BTS, Freeze_LBRs_On_PMI, Freeze_While_SMM... raise #GP.
+expect_eq "msr: DEBUGCTL reads 0" "$(rd $DEBUGCTL)" 0x0
+for b in 0 1 6 7 11 13 14 15; do
+	expect_eq "msr: DEBUGCTL bit $b (not modelled) raises #GP" "$(msr_gp wr $DEBUGCTL $((1 << b)))" GP
+done
+expect_eq "msr: DEBUGCTL.Freeze_PerfMon_On_PMI is writable" "$(msr_gp wr $DEBUGCTL 0x1000)/$(rd $DEBUGCTL)" ok/0x1000
+wr $DEBUGCTL 0
+
+# perfmon v4: GLOBAL_INUSE (SDM: bit i = EVTSELi[7:0] != 0, bit 32+i =
+# FIXED_CTR_CTRL field i's enable bits != 0, bit 63 = a PMI enabled),
+# GLOBAL_STATUS_SET sets status bits, GLOBAL_STATUS_RESET (0x390) clears them.
+if [ $VER -ge 4 ]; then
+	# perf leaves a disabled event's EVTSEL in place: clear them all (EVTSEL0
+	# and FIXED_CTR_CTRL are restored at the end; nothing else uses them now).
+	for ((i = 0; i < NGP; i++)); do wr $((EVTSEL0 + i)) 0; done
+	wr $FIXED_CTR_CTRL 0
+	expect_eq "v4: GLOBAL_INUSE is 0 with nothing programmed" "$(rd $INUSE)" 0x0
+	wr $((EVTSEL0 + 1)) 0xc0
+	expect_eq "v4: GLOBAL_INUSE bit 1 for EVTSEL1 = 0xc0 (not enabled)" "$(rd $INUSE)" 0x2
+	wr $((EVTSEL0 + 1)) $((USR | INT))
+	expect_eq "v4: EVTSEL1 with event 0 and INT: bit 63 only" "$(rd $INUSE)" 0x8000000000000000
+	wr $((EVTSEL0 + 1)) 0
+	wr $FIXED_CTR_CTRL 0x20
+	expect_eq "v4: GLOBAL_INUSE bit 33 for fixed counter 1 (USR)" "$(rd $INUSE)" 0x200000000
+	wr $FIXED_CTR_CTRL 0x8
+	expect_eq "v4: fixed counter 0 with PMI but not enabled: bit 63 only" "$(rd $INUSE)" 0x8000000000000000
+	wr $FIXED_CTR_CTRL 0
+	expect_eq "v4: GLOBAL_INUSE is read-only" "$(msr_gp wr $INUSE 0)" GP
+	wr $STATUS_SET $(((1 << 32) | (1 << last)))
+	expect_eq "v4: GLOBAL_STATUS_SET sets status bits $last and 32" "$(rd $STATUS)" "$(printf '0x%x' $(((1 << 32) | (1 << last))))"
+	expect_eq "v4: GLOBAL_STATUS_SET bit 63 (CondChgd) raises #GP" "$(msr_gp wr $STATUS_SET 0x8000000000000000)" GP
+	wr $OVF_CTRL $(((1 << 32) | (1 << last)))
+	expect_eq "v4: GLOBAL_STATUS_RESET clears them" "$(rd $STATUS)" 0x0
+	expect_eq "v4: AnyThread (EVTSEL bit 21) is accepted" "$(msr_gp wr $EVTSEL0 $((1 << 21)))" ok
+	wr $EVTSEL0 0
+else
+	expect_eq "v2: AnyThread (EVTSEL bit 21) raises #GP" "$(msr_gp wr $EVTSEL0 $((1 << 21)))" GP
+fi
 
 # Generating a PMI sets LVTPC's mask bit (SDM); Linux's handler clears it,
 # but only for a PMI it claims, i.e. while some perf event exists.  With
@@ -293,7 +407,7 @@ done
 nmis() { awk '$1 == "NMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
 n0=$(nmis)
 for k in 1 2; do
-	wr $A_PMC0 $PRE
+	wr_pmc0 $PRE
 	wr $EVTSEL0 $((EN | INT | USR | 0xc0))
 	busy
 	wr $EVTSEL0 0
@@ -301,6 +415,43 @@ done
 n1=$(nmis)
 expect_eq "msr+INT: a PMI masks LVTPC (2 unclaimed overflows, 1 NMI)" $((n1 - n0)) 1
 wr $OVF_CTRL 1
+
+# Freeze_PerfMon_On_PMI (DEBUGCTL bit 12): the PMI of PMC0's overflow stops
+# every counter (fixed counter 0 too).  Version 2 clears GLOBAL_CTRL;
+# version 4 sets GLOBAL_STATUS.CTR_Frz (bit 59) and keeps GLOBAL_CTRL.
+# LVTPC is still masked here, so no NMI is delivered; the freeze happens.
+gc=$((saved[$GLOBAL_CTRL] | 1 | (1 << 32)))
+wr $GLOBAL_CTRL $gc
+wr $FIXED_CTR0 0
+wr $FIXED_CTR_CTRL 0x2
+wr $DEBUGCTL 0x1000
+wr_pmc0 $PRE
+wr $EVTSEL0 $((EN | INT | USR | 0xc0))
+busy
+f1=$(rd $FIXED_CTR0) v1=$(rd $PMC0) st=$(rd $STATUS) g1=$(rd $GLOBAL_CTRL)
+busy
+f2=$(rd $FIXED_CTR0) v2=$(rd $PMC0)
+echo "info: freeze: FIXED_CTR0 $f1 -> $f2, PMC0 $v1 -> $v2, STATUS=$st GLOBAL_CTRL=$g1"
+check "freeze: PMC0 stopped at its overflow ($((v1)) < 1000)" test $((v1)) -lt 1000
+check "freeze: fixed counter 0 counted until then ($((f1)))" test $((f1)) -gt 0
+expect_eq "freeze: nothing counts while frozen (FIXED_CTR0, PMC0)" "$f2 $v2" "$f1 $v1"
+if [ $VER -ge 4 ]; then
+	expect_eq "freeze v4: GLOBAL_STATUS has CTR_Frz (59) and PMC0's bit" $((st >> 59 & 1))$((st & 1)) 11
+	expect_eq "freeze v4: GLOBAL_CTRL unchanged" $((g1)) $gc
+	wr $OVF_CTRL $(((1 << 59) | 1))
+else
+	expect_eq "freeze v2: GLOBAL_CTRL cleared" $((g1)) 0
+	wr $OVF_CTRL 1
+	wr $GLOBAL_CTRL $gc
+fi
+wr $EVTSEL0 0
+busy
+f3=$(rd $FIXED_CTR0)
+check "freeze: counting again once unfrozen ($((f3)) >= $((f2)) + 200000)" test $((f3)) -ge $((f2 + 200000))
+wr $DEBUGCTL 0
+wr $FIXED_CTR_CTRL 0
+wr $OVF_CTRL $(((1 << 32) | 1))
+
 # perf re-programs LVTPC (unmasked) whenever it schedules an event on a CPU.
 taskset -c 0 perf stat -e instructions:u true >/dev/null 2>&1
 
@@ -313,14 +464,14 @@ hold=$!
 for i in $(seq 100); do [ -e $ready ] && break; sleep 0.1; done
 if [ -e $ready ]; then
 	uh0=$(dmesg | grep -c -e Uhhuh -e 'Dazed and confused')
-	wr $A_PMC0 $PRE
+	wr_pmc0 $PRE
 	p0=$(pmis)
 	wr $EVTSEL0 $((EN | INT | USR | 0xc0))
 	busy
 	wr $EVTSEL0 0
 	p1=$(pmis)
-	v=$(rd $A_PMC0) st=$(rd $STATUS)
-	echo "info: after the wrap with INT: STATUS=$st A_PMC0=$v PMIs +$((p1 - p0))"
+	v=$(rd $PMC0) st=$(rd $STATUS)
+	echo "info: after the wrap with INT: STATUS=$st PMC0=$v PMIs +$((p1 - p0))"
 	check "msr+INT: PMC0 wrapped ($((v)))" test $((v)) -ge 100000 -a $((v)) -lt $((1 << 32))
 	expect_eq "msr+INT: exactly one PMI" $((p1 - p0)) 1
 	expect_eq "msr+INT: the PMI handler acknowledged GLOBAL_STATUS bit 0" $((st & 1)) 0
@@ -335,7 +486,13 @@ rm -f $ready
 restore_msrs
 
 ok=1
-for m in $EVTSEL0 $A_PMC0 $FIXED_CTR0 $FIXED_CTR_CTRL $GLOBAL_CTRL; do
+for m in $EVTSEL0 $PMC0 $FIXED_CTR0 $FIXED_CTR_CTRL $GLOBAL_CTRL; do
+	# Without FW_WRITE only values whose bits 31..BITS-1 agree can be written back.
+	if [ $m = $PMC0 ] && [ $FW = 0 ] &&
+		[ $((saved[$PMC0] >> 31)) != 0 ] && [ $((saved[$PMC0] >> 31)) != $((MASK >> 31)) ]; then
+		echo "info: PMC0 was ${saved[$PMC0]}: not restorable without full-width writes"
+		continue
+	fi
 	[ "$(rd $m)" = "${saved[$m]}" ] || { ok=0; echo "info: MSR $m is $(rd $m), was ${saved[$m]}"; }
 done
 check "msr: every MSR restored" test $ok = 1

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * emupmu_rdpmc: user-space RDPMC on the emulated PMU (tests/qemu/pmu.patch).
+ * emupmu_rdpmc: user-space RDPMC on the emulated PMU (tests/qemu/patches).
  *
  *  - perf_event_open(instructions:u) + mmap of its first page: the page
- *    offers RDPMC (cap_user_rdpmc, index, 48-bit pmc_width) and Linux sets
+ *    offers RDPMC (cap_user_rdpmc, index, pmc_width = CPUID's width) and Linux sets
  *    CR4.PCE for this mm;
  *  - a read of the running counter increases, and the difference between
  *    two RDPMCs around k dec/jnz iterations is exactly 2k + c, the same c
@@ -17,6 +17,7 @@
  *  - rdpmc=2: RDPMC works without any event.
  * The sysfs value is restored on every exit.  Run as root, pinned to CPU 0.
  */
+#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -82,6 +83,18 @@ static inline uint64_t rdpmc(uint32_t ecx)
 	return lo | (uint64_t)hi << 32;
 }
 
+/* The PMU's shape from CPUID.0AH (the lane's model: tests/qemu/README.md). */
+static unsigned int pmu_gp_counters, pmu_width;
+
+static void read_pmu_shape(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	__cpuid(0xa, eax, ebx, ecx, edx);
+	pmu_gp_counters = (eax >> 8) & 0xff;
+	pmu_width = (eax >> 16) & 0xff;
+}
+
 /* RDPMC, k iterations of dec/jnz (k >= 1), RDPMC: the difference. */
 static uint64_t rdpmc_span(uint32_t ecx, uint64_t k)
 {
@@ -98,7 +111,7 @@ static uint64_t rdpmc_span(uint32_t ecx, uint64_t k)
 		     : "c"(ecx)
 		     : "cc");
 	return ((lo2 | (uint64_t)hi2 << 32) - (lo1 | (uint64_t)hi1 << 32)) &
-	       ((1ULL << 48) - 1);
+	       ((1ULL << pmu_width) - 1);
 }
 
 static void spin(uint64_t k)
@@ -246,6 +259,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "--rdpmc0"))
 		return try_rdpmc_here(0);
 
+	read_pmu_shape();
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
@@ -272,8 +286,8 @@ int main(int argc, char **argv)
 	spin(1000);	/* make sure the event has been scheduled in */
 	CHECK(&st, pc->cap_user_rdpmc && pc->index, "rdpmc: event page offers RDPMC",
 	      "cap_user_rdpmc=%u index=%u", (unsigned)pc->cap_user_rdpmc, pc->index);
-	CHECK(&st, pc->pmc_width == 48, "rdpmc: event page pmc_width is 48",
-	      "pmc_width=%u", (unsigned)pc->pmc_width);
+	CHECK(&st, pc->pmc_width == pmu_width, "rdpmc: event page pmc_width is CPUID's counter width",
+	      "pmc_width=%u, CPUID.0AH width %u", (unsigned)pc->pmc_width, pmu_width);
 	/* instructions:u alone goes on fixed counter 0: RDPMC ECX = 1 << 30. */
 	CHECK(&st, pc->index == 1 + (1U << 30), "rdpmc: instructions:u is on fixed counter 0",
 	      "index=%#x", pc->index);
@@ -319,9 +333,9 @@ int main(int argc, char **argv)
 	      (unsigned long long)rdcount2);
 
 	/* A bad index raises #GP even with permission. */
-	r = try_rdpmc_here(4);
-	CHECK(&st, r == SIGSEGV, "rdpmc: GP counter index 4 (of 4) raises SIGSEGV",
-	      "got %s", r ? strsignal(r) : "no fault");
+	r = try_rdpmc_here(pmu_gp_counters);
+	CHECK(&st, r == SIGSEGV, "rdpmc: GP counter index N (of N, CPUID.0AH) raises SIGSEGV",
+	      "index %u: got %s", pmu_gp_counters, r ? strsignal(r) : "no fault");
 	r = try_rdpmc_here((1U << 30) | 3);
 	CHECK(&st, r == SIGSEGV, "rdpmc: fixed counter index 3 (of 3) raises SIGSEGV",
 	      "got %s", r ? strsignal(r) : "no fault");
