@@ -65,6 +65,11 @@ check "nobody: the message names the device and its mode" \
 out=$(PMCDRV_REGIONS_EVENTS=bogus $matmul 16 2>&1)
 check "a bad PMCDRV_REGIONS_EVENTS is named" grep -q "PMCDRV_REGIONS_EVENTS / events: .*bogus" <<<"$out"
 
+# A thread created before the session was set up is not tracked: its begin says so.
+out=$($cost --early task-clock)
+check "a thread created before the set-up: begin is -ESRCH, and the message says why" \
+	grep -qx "early: begin=ESRCH message=regions: this thread cannot read its counts: .*(a thread created before the session was set up is not counted)" <<<"$out"
+
 out=$($selfread 5 task-clock)
 expect_eq "selfread task-clock: exit 0" "$?" 0
 check "selfread task-clock: never decreasing" grep -q '^selfread: monotonic$' <<<"$out"

@@ -21,6 +21,10 @@
  *   fork: parent=COUNT
  * (COUNT: the first event's count of "loop").
  *
+ * region_cost --early EVENTS: a thread created before the set-up is not
+ * tracked: its first begin fails.  Prints
+ *   early: begin=ERRNO message=MESSAGE
+ *
  * region_cost --perf N: issue 13's figure: guest ns (= guest instructions
  * under QEMU -icount shift=0) of one perf PERF_EVENT_IOC_ENABLE +
  * PERF_EVENT_IOC_DISABLE pair on an instructions:u event, and of one empty
@@ -31,6 +35,7 @@
  */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +124,35 @@ static int fork_test(const char *events)
 	return rc;
 }
 
+static pthread_barrier_t early_go;
+
+static void *early_thread(void *arg)
+{
+	int err;
+
+	(void)arg;
+	pthread_barrier_wait(&early_go);	/* main() has set up */
+	err = pmc_region_begin("early");
+	printf("early: begin=%s message=%s\n", err == -ESRCH ? "ESRCH" : err ? strerror(-err) : "0",
+	       pmc_region_error());
+	return NULL;
+}
+
+static int early_test(const char *events)
+{
+	struct pmc_region_config cfg = { .events = events };
+	pthread_t t;
+	int err;
+
+	pthread_barrier_init(&early_go, NULL, 2);
+	if (pthread_create(&t, NULL, early_thread, NULL))
+		return 1;
+	err = pmc_region_init(&cfg);
+	pthread_barrier_wait(&early_go);
+	pthread_join(t, NULL);
+	return err ? fail("set-up") : 0;
+}
+
 static long long now_ns(void)
 {
 	struct timespec ts;
@@ -182,6 +216,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--fork"))
 		return fork_test(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--early"))
+		return early_test(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--perf"))
 		return perf_test(atol(argv[2]));
 	if (argc > 2 && !strcmp(argv[1], "-e")) {
