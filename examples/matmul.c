@@ -132,6 +132,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		trace += c[i * n + i];
 	printf("matmul: n=%u threads=%u trace=%.0f\n", n, nthreads, trace);
+	/* 1: this thread reads its counters with RDPMC through its self-read page. */
+	printf("matmul: counters read through %s\n",
+	       pmc_region_fast() == 1 ? "rdpmc (the self-read page)" : "the READ_SELF ioctl");
 	/* The table so far: threads, calls, time and each event, per region. */
 	err = pmc_region_print(stdout);
 	free(a);

@@ -562,6 +562,19 @@ static inline int lookup(struct thread_regions *t, const char *name, bool create
 	return lookup_slow(t, name, create, id, slot);
 }
 
+/*
+ * The calling thread's reader answered -ECHILD: this is a child of a fork
+ * that ran no pthread_atfork handlers (syscall(SYS_fork), clone()), still
+ * holding its parent's blocks.  Start empty as atfork_child() would; the
+ * next begin opens this process's own reader.
+ */
+static void forked_without_atfork(void)
+{
+	pthread_mutex_lock(&tab.lock);
+	drop_threads_locked();
+	pthread_mutex_unlock(&tab.lock);
+}
+
 /* ---- begin and end -------------------------------------------------------- */
 int pmc_region_begin(const char *name)
 {
@@ -571,6 +584,7 @@ int pmc_region_begin(const char *name)
 	int err;
 
 	if (!t) {
+again:
 		err = thread_setup(&t);
 		if (err)
 			return err;
@@ -586,6 +600,10 @@ int pmc_region_begin(const char *name)
 			    "the most that nest", name, PMC_REGION_DEPTH_MAX);
 	f = &t->stack[t->depth];
 	err = tab.be->read(t->reader, f->vals, tab.nr_events, &f->time_ns);
+	if (err == -ECHILD) {
+		forked_without_atfork();
+		goto again;
+	}
 	if (err)
 		return fail(err, "cannot begin region '%s': reading the counters: %s", name, strerror(-err));
 	f->id = id;
@@ -622,6 +640,11 @@ int pmc_region_end(const char *name)
 	err = tab.be->read(t->reader, now, tab.nr_events, &time_ns);
 	t->open[id] = 0;
 	t->depth--;
+	if (err == -ECHILD) {
+		forked_without_atfork();
+		return fail(-ENOENT, "cannot end region '%s': it was begun in the parent process "
+			    "(this child of fork() starts with no open region)", name);
+	}
 	if (err)
 		return fail(err, "region '%s' ended without counting: reading the counters: %s", name,
 			    strerror(-err));

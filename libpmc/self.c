@@ -83,7 +83,13 @@ static bool rdpmc_disabled(void)
 	return v == 0;
 }
 
-/* Can the page give every event through RDPMC?  Hardware events only. */
+/*
+ * Can the page give every event through RDPMC?  Hardware events only: the
+ * page says which (a software event has width 0, and its offset is only as
+ * fresh as the last update).  The page, not the session's configuration, is
+ * asked, because a session adopted from another process (pmcctl run
+ * --regions) does not know its counters.
+ */
 static bool page_usable(struct pmc_self *r)
 {
 	unsigned int i;
@@ -93,7 +99,7 @@ static bool page_usable(struct pmc_self *r)
 	    !(r->pg->flags & PMCDRV_SELF_RDPMC))
 		return false;
 	for (i = 0; i < r->nr_events; i++)
-		if (pmc_session_counter(r->s, i) == ~0U)
+		if (!PMC_READ_ONCE(r->pg->events[i].width))
 			return false;
 	return !rdpmc_disabled();
 }

@@ -65,6 +65,11 @@ check "nobody: the message names the device and its mode" \
 out=$(PMCDRV_REGIONS_EVENTS=bogus $matmul 16 2>&1)
 check "a bad PMCDRV_REGIONS_EVENTS is named" grep -q "PMCDRV_REGIONS_EVENTS / events: .*bogus" <<<"$out"
 
+# A thread created before the session was set up is not tracked: its begin says so.
+out=$($cost --early task-clock)
+check "a thread created before the set-up: begin is -ESRCH, and the message says why" \
+	grep -qx "early: begin=ESRCH message=regions: this thread cannot read its counts: .*(a thread created before the session was set up is not counted)" <<<"$out"
+
 out=$($selfread 5 task-clock)
 expect_eq "selfread task-clock: exit 0" "$?" 0
 check "selfread task-clock: never decreasing" grep -q '^selfread: monotonic$' <<<"$out"
@@ -73,7 +78,14 @@ if ! have_pmu; then
 	# Without a PMU: software events only; the regions still count time and calls.
 	out=$(pmcctl run --regions -e task-clock -- $matmul 32 2>&1)
 	check "no PMU: matmul under run --regions -e task-clock" grep -qE '^ multiply +1 +1 ' <<<"$out"
-	echo "SKIP: instructions:u checks: no PMU in this guest"
+	# fork() and syscall(SYS_fork) on the READ_SELF path: each child its own reader.
+	out=$($cost --fork task-clock)
+	expect_eq "no PMU: fork: exit 0" "$?" 0
+	for how in fork sysfork; do
+		check "no PMU: fork ($how): the child counts its own region" \
+			grep -qE "^fork: how=$how child=[0-9]+ end-parent=ENOENT$" <<<"$out"
+	done
+	echo "SKIP: instructions:u checks (and the exact cost of a region pair): no PMU in this guest"
 	exit 0
 fi
 
@@ -86,6 +98,8 @@ commas() { sed -e ':a' -e 's/\B[0-9]\{3\}\>/,&/' -e 'ta' <<<"$1"; }
 pmcctl run --regions -e instructions:u -- $matmul 64 >/tmp/own 2>/tmp/pmc
 expect_eq "matmul under run --regions: exit 0" "$?" 0
 check "matmul: computed" grep -q '^matmul: n=64 threads=1 trace=' /tmp/own
+check "matmul under pmcctl (an adopted session): reads through RDPMC" \
+	grep -q '^matmul: counters read through rdpmc' /tmp/own
 check "pmcctl: the usual counts" grep -q 'instructions:u' /tmp/pmc
 check "pmcctl: a table of regions after them" grep -q "Regions of '$matmul 64':" /tmp/pmc
 pm=$(awk '$1 == "multiply" { gsub(",", "", $5); print $5 }' /tmp/pmc)
@@ -118,6 +132,33 @@ check "-r 3: the mean of exact counts is the count" \
 	grep -qE "^ multiply +1 +1 +[0-9.]+ +$(commas "$pm")\$" <<<"$out"
 out=$(pmcctl run --regions -e instructions:u -- $matmul 64 4 2>&1 >/dev/null)
 check "4 threads: multiply ran in 4 threads, 4 calls" grep -qE '^ multiply +4 +4 ' <<<"$out"
+# Per thread: each thread (created after the session was set up) counts only
+# its own 16 rows, the same instructions in each (data-independent loops), a
+# quarter of the 1-thread count plus the per-call overhead; the sum of all
+# threads' counts (what a whole-session read gave) would be several times that.
+PMCDRV_REGIONS=3 PMCDRV_REGIONS_EVENTS=instructions:u $matmul 64 4 3>/tmp/machine4 >/tmp/own4
+check "4 threads alone: reads through RDPMC" grep -q '^matmul: counters read through rdpmc' /tmp/own4
+awk '$1 == "r" && $NF == "multiply" { print $6 }' /tmp/machine4 >/tmp/per-thread
+echo "    multiply per thread (instructions:u): $(tr '\n' ' ' </tmp/per-thread) (1 thread: $pm)"
+expect_eq "4 threads: 4 records of multiply, one per thread" "$(wc -l </tmp/per-thread)" 4
+expect_eq "4 threads: every thread counted exactly the same (its own rows only)" \
+	"$(sort -u /tmp/per-thread | wc -l)" 1
+t1=$(head -n 1 /tmp/per-thread)
+check "4 threads: a thread's count is a quarter of the 1-thread count (+ < 1000), not a sum" \
+	test "${t1:-0}" -ge $((pm / 4)) -a "${t1:-0}" -lt $((pm / 4 + 1000))
+
+# fork(): the child opens its own reader (its parent's answers -ECHILD), also
+# after syscall(SYS_fork), which runs no pthread_atfork handler; its counts are
+# its own, exactly the parent's for the same loop; the parent's open region is
+# not open in the child.
+out=$($cost --fork instructions:u)
+expect_eq "fork: exit 0" "$?" 0
+echo "$out" | sed 's/^/    /'
+par=$(sed -n 's/^fork: parent=//p' <<<"$out")
+for how in fork sysfork; do
+	check "fork ($how): the child counts its own loop, as the parent's ($par)" \
+		grep -qx "fork: how=$how child=${par:-none} end-parent=ENOENT" <<<"$out"
+done
 
 # Alone: the program opens its own session; PMCDRV_REGIONS=FILE appends the table at exit.
 rm -f /tmp/regions.txt
@@ -131,25 +172,47 @@ out=$($selfread 20 instructions:u,cycles:u)
 expect_eq "selfread: exit 0" "$?" 0
 check "selfread: 20 reads" test "$(grep -c '^read ' <<<"$out")" = 20
 check "selfread: never decreasing" grep -q '^selfread: monotonic$' <<<"$out"
-check "selfread: cycles = 2 x instructions (emulated PMU)" \
-	awk '/^read / { split($3, i, "="); split($4, c, "="); if (c[2] != 2 * i[2]) exit 1 }' <<<"$out"
+check "selfread: reads through RDPMC" grep -q '^selfread: path=rdpmc events=2$' <<<"$out"
+# Two RDPMCs, one after the other: cycles read K instructions later than
+# instructions, so cycles = 2 x (instructions + K), the same small K in every read.
+check "selfread: cycles = 2 x (instructions + K), one K in every read (emulated PMU)" \
+	awk '/^read / { split($3, i, "="); split($4, c, "="); d = c[2] - 2 * i[2]
+		if (n++ && d != d0) exit 1; d0 = d } END { exit !(n == 20 && d0 >= 0 && d0 < 200) }' <<<"$out"
 
 # The cost of one begin/end pair: exactly N*K + C for N = 1, 1000, 10000
-# (N = 0 skips the loop's entry, so C would differ).
-out=$($cost 1 1000 10000)
-echo "$out" | sed 's/^/    /'
-path=$(sed -n 's/^region_cost path=//p' <<<"$out")
-c1=$(sed -n 's/^n=1 insns=\([0-9]*\).*/\1/p' <<<"$out")
-c2=$(sed -n 's/^n=1000 insns=\([0-9]*\).*/\1/p' <<<"$out")
-c3=$(sed -n 's/^n=10000 insns=\([0-9]*\).*/\1/p' <<<"$out")
-check "cost: all pairs completed" grep -q '^n=10000 insns=[0-9]* calls=10000$' <<<"$out"
-if [ -n "$c1" ] && [ -n "$c2" ] && [ -n "$c3" ]; then
+# (N = 0 skips the loop's entry, so C would differ), on both self-read paths:
+# RDPMC (instructions:u alone) and PMCDRV_IOC_READ_SELF (a software event in
+# the session keeps the page from giving every value).
+cost_check() {
+	local want=$1 out path c1 c2 c3 k
+	shift
+	out=$($cost "$@")
+	echo "$out" | sed 's/^/    /'
+	path=$(sed -n 's/^region_cost path=//p' <<<"$out")
+	c1=$(sed -n 's/^n=1 insns=\([0-9]*\).*/\1/p' <<<"$out")
+	c2=$(sed -n 's/^n=1000 insns=\([0-9]*\).*/\1/p' <<<"$out")
+	c3=$(sed -n 's/^n=10000 insns=\([0-9]*\).*/\1/p' <<<"$out")
+	check "cost ($*): all pairs completed" grep -q '^n=10000 insns=[0-9]* calls=10000$' <<<"$out"
+	if [ -z "$c1" ] || [ -z "$c2" ] || [ -z "$c3" ]; then
+		fail "cost ($*): measured" "no counts in region_cost's output"
+		return
+	fi
 	k=$(((c2 - c1) / 999))
-	expect_eq "cost: 999 more pairs are an exact multiple of one" $(((c2 - c1) % 999)) 0
-	expect_eq "cost: 10000 pairs are exactly 10000*K + C (K = $k, C = $((c1 - k)))" \
+	expect_eq "cost ($path): 999 more pairs are an exact multiple of one" $(((c2 - c1) % 999)) 0
+	expect_eq "cost ($path): 10000 pairs are exactly 10000*K + C (K = $k, C = $((c1 - k)))" \
 		$((c3 - 10000 * k)) $((c1 - k))
-	if [ "$path" = rdpmc ]; then want=$REGION_PAIR_INSNS_RDPMC; else want=$REGION_PAIR_INSNS_IOCTL; fi
-	expect_eq "cost: K on the $path path = tests/guest/region-cost.conf's" "$k" "${want:-unset}"
-else
-	fail "cost: measured" "no counts in region_cost's output"
-fi
+	expect_eq "cost: K on the $path path = tests/guest/region-cost.conf's" "$path $k" "$want"
+}
+cost_check "rdpmc $REGION_PAIR_INSNS_RDPMC" 1 1000 10000
+cost_check "ioctl $REGION_PAIR_INSNS_IOCTL" -e instructions:u,task-clock 1 1000 10000
+
+# Issue 13's figure: a region pair against perf's ioctl enable/disable pair,
+# in guest ns (= guest instructions, user and kernel: QEMU -icount shift=0).
+out=$($cost --perf 1000)
+echo "$out" | sed 's/^/    /'
+perf_ns=$(sed -n 's/^perf-ioctl-pair ns=\([0-9]*\).*/\1/p' <<<"$out")
+reg_ns=$(sed -n 's/^region-pair path=rdpmc ns=\([0-9]*\).*/\1/p' <<<"$out")
+echo "region-figure: one region begin/end pair (rdpmc) = ${reg_ns:-?} guest ns;" \
+	"perf PERF_EVENT_IOC_ENABLE+DISABLE pair = ${perf_ns:-?} guest ns"
+check "figure: a region pair costs at most perf's ioctl enable/disable pair" \
+	test "${reg_ns:-1}" -le "${perf_ns:-0}"

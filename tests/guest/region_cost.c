@@ -1,18 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * region_cost N...: the cost of one empty pmc_region_begin/end pair in
- * user-mode instructions, measured by the region API itself on
- * instructions:u: for each N, region "outer" wraps N pairs of region
- * "empty", so outer's count is N*K + C, where K is one pair plus this
- * loop's own increment and branch, and C what outer's own begin and end
- * count of themselves.  Prints
+ * region_cost [-e EVENTS] N...: the cost of one empty pmc_region_begin/end
+ * pair in user-mode instructions, measured by the region API itself on
+ * instructions:u (the first event of EVENTS, default instructions:u): for
+ * each N, region "outer" wraps N pairs of region "empty", so outer's count
+ * is N*K + C, where K is one pair plus this loop's own increment and
+ * branch, and C what outer's own begin and end count of themselves.  A
+ * software event in EVENTS (task-clock) makes every read PMCDRV_IOC_READ_SELF
+ * (the fallback path).  Prints
  *   region_cost path=ioctl|rdpmc
  *   n=N insns=X calls=M        (M: the pairs of "empty" that completed)
  * tests/guest/62-regions.sh checks that X is exactly N*K + C, with K from
  * tests/guest/region-cost.conf.
+ *
+ * region_cost --fork EVENTS: regions across fork(), per process: the parent
+ * begins "parent", forks (fork(), then syscall(SYS_fork), which runs no
+ * pthread_atfork handler); each child counts region "loop" around the same
+ * loop as the parent, and ending "parent" in the child is -ENOENT.  Prints
+ *   fork: how=fork|sysfork child=COUNT end-parent=ERRNO
+ *   fork: parent=COUNT
+ * (COUNT: the first event's count of "loop").
+ *
+ * region_cost --early EVENTS: a thread created before the set-up is not
+ * tracked: its first begin fails.  Prints
+ *   early: begin=ERRNO message=MESSAGE
+ *
+ * region_cost --perf N: issue 13's figure: guest ns (= guest instructions
+ * under QEMU -icount shift=0) of one perf PERF_EVENT_IOC_ENABLE +
+ * PERF_EVENT_IOC_DISABLE pair on an instructions:u event, and of one empty
+ * region pair (instructions:u, this process's own session, opened after
+ * perf's event is closed), the least over 20 batches of N.  Prints
+ *   perf-ioctl-pair ns=T
+ *   region-pair path=P ns=T
  */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "libpmc.h"
 
@@ -24,13 +55,175 @@ static int fail(const char *what)
 	return 1;
 }
 
+/* The same work in parent and children: its user instructions do not depend on data. */
+static __attribute__((noinline)) void work(void)
+{
+	volatile unsigned long x = 0;
+	int i;
+
+	for (i = 0; i < 10000; i++)
+		x += (unsigned long)i;
+}
+
+static int loop_count(uint64_t *count)
+{
+	struct pmc_region_stats st;
+
+	if (pmc_region_begin("loop"))
+		return fail("begin loop");
+	work();
+	if (pmc_region_end("loop"))
+		return fail("end loop");
+	if (pmc_region_get("loop", &st))
+		return fail("get loop");
+	*count = st.values[0];
+	return 0;
+}
+
+static int fork_child(const char *how)
+{
+	uint64_t c;
+	int err;
+
+	if (loop_count(&c))
+		return 1;
+	err = pmc_region_end("parent");
+	printf("fork: how=%s child=%llu end-parent=%s\n", how, (unsigned long long)c,
+	       err == -ENOENT ? "ENOENT" : err ? strerror(-err) : "0");
+	fflush(stdout);
+	return 0;
+}
+
+static int fork_test(const char *events)
+{
+	struct pmc_region_config cfg = { .events = events };
+	static const char *const how[2] = { "fork", "sysfork" };
+	uint64_t c;
+	int i, status, rc = 0;
+	pid_t pid;
+
+	if (pmc_region_init(&cfg))
+		return fail("set-up");
+	if (pmc_region_begin("parent"))
+		return fail("begin parent");
+	for (i = 0; i < 2; i++) {
+		fflush(stdout);
+		pid = i ? (pid_t)syscall(SYS_fork) : fork();
+		if (pid < 0) {
+			perror("region_cost: fork");
+			return 1;
+		}
+		if (!pid)
+			exit(fork_child(how[i]));
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+			rc = 1;
+	}
+	if (loop_count(&c) || pmc_region_end("parent"))
+		return fail("parent");
+	printf("fork: parent=%llu\n", (unsigned long long)c);
+	return rc;
+}
+
+static pthread_barrier_t early_go;
+
+static void *early_thread(void *arg)
+{
+	int err;
+
+	(void)arg;
+	pthread_barrier_wait(&early_go);	/* main() has set up */
+	err = pmc_region_begin("early");
+	printf("early: begin=%s message=%s\n", err == -ESRCH ? "ESRCH" : err ? strerror(-err) : "0",
+	       pmc_region_error());
+	return NULL;
+}
+
+static int early_test(const char *events)
+{
+	struct pmc_region_config cfg = { .events = events };
+	pthread_t t;
+	int err;
+
+	pthread_barrier_init(&early_go, NULL, 2);
+	if (pthread_create(&t, NULL, early_thread, NULL))
+		return 1;
+	err = pmc_region_init(&cfg);
+	pthread_barrier_wait(&early_go);
+	pthread_join(t, NULL);
+	return err ? fail("set-up") : 0;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int perf_test(long n)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS,
+		.exclude_kernel = 1, .exclude_hv = 1, .disabled = 1,
+	};
+	struct pmc_region_config cfg = { .events = "instructions:u" };
+	long long t0, t1, best = -1;
+	int fd, b;
+	long i;
+
+	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "region_cost: perf_event_open: %s\n", strerror(errno));
+		return 1;
+	}
+	for (b = 0; b < 20; b++) {
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		}
+		t1 = now_ns();
+		if (best < 0 || t1 - t0 < best)
+			best = t1 - t0;
+	}
+	close(fd);	/* pmcdrv and perf exclude each other on the counters */
+	printf("perf-ioctl-pair ns=%.1f\n", (double)best / n);
+	if (pmc_region_init(&cfg) || pmc_region_begin(EMPTY) || pmc_region_end(EMPTY))
+		return fail("region set-up");
+	best = -1;
+	for (b = 0; b < 20; b++) {
+		t0 = now_ns();
+		for (i = 0; i < n; i++) {
+			pmc_region_begin(EMPTY);
+			pmc_region_end(EMPTY);
+		}
+		t1 = now_ns();
+		if (best < 0 || t1 - t0 < best)
+			best = t1 - t0;
+	}
+	printf("region-pair path=%s ns=%.1f\n", pmc_region_fast() == 1 ? "rdpmc" : "ioctl",
+	       (double)best / n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct pmc_region_config cfg = { .events = "instructions:u" };
 	struct pmc_region_stats outer, empty;
-	int a, err;
+	int a = 1, err;
 	long n, i;
 
+	if (argc == 3 && !strcmp(argv[1], "--fork"))
+		return fork_test(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--early"))
+		return early_test(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--perf"))
+		return perf_test(atol(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "-e")) {
+		cfg.events = argv[2];
+		a = 3;
+	}
 	err = pmc_region_init(&cfg);
 	if (err)
 		return fail("set-up");
@@ -39,7 +232,7 @@ int main(int argc, char **argv)
 	    pmc_region_end("outer"))
 		return fail("warm-up");
 	printf("region_cost path=%s\n", pmc_region_fast() == 1 ? "rdpmc" : "ioctl");
-	for (a = 1; a < argc; a++) {
+	for (; a < argc; a++) {
 		n = atol(argv[a]);
 		pmc_region_reset();
 		/* Nothing in the loop but the pair: its errors show as missing calls below. */

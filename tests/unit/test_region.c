@@ -34,6 +34,7 @@ struct fake_reader {
 };
 
 static int fake_read_err;	/* the next reads fail with it */
+static int fake_echild_once;	/* the next read is -ECHILD, the following ones not */
 
 static int fake_open(void *ctx, void **reader)
 {
@@ -49,6 +50,10 @@ static int fake_read(void *reader, uint64_t *vals, unsigned int n, uint64_t *tim
 
 	if (fake_read_err)
 		return fake_read_err;
+	if (fake_echild_once) {
+		fake_echild_once = 0;
+		return -ECHILD;
+	}
 	r->k++;
 	for (i = 0; i < n; i++)
 		vals[i] = r->k * (i + 1);
@@ -292,6 +297,37 @@ static void test_fork(void)
 	pmc_region_teardown();
 }
 
+/*
+ * A reader that answers -ECHILD (a child of syscall(SYS_fork), which runs no
+ * pthread_atfork handler, holds its parent's readers): begin starts the
+ * process's table anew with a reader of its own; ending a region begun
+ * before is -ENOENT and forgets the parent's blocks.
+ */
+static void test_echild(void)
+{
+	setup();
+	CU_ASSERT_EQUAL(pmc_region_begin("a"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("a"), 0);
+	CU_ASSERT_EQUAL(pmc_region_begin("open"), 0);
+	/* Every reader open now is "the parent's": each read of it is -ECHILD. */
+	fake_read_err = -ECHILD;
+	expect_err(pmc_region_end("open"), -ENOENT, "it was begun in the parent process");
+	fake_read_err = 0;
+	expect("a", 0, 0, 1);
+	CU_ASSERT_EQUAL(pmc_region_begin("a"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("a"), 0);
+	expect("a", 1, 1, 1);
+	/* The same in begin: a new reader, and the region counts from it. */
+	CU_ASSERT_EQUAL(pmc_region_begin("open"), 0);
+	fake_echild_once = 1;
+	CU_ASSERT_EQUAL(pmc_region_begin("b"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("b"), 0);
+	expect("b", 1, 1, 1);
+	expect("a", 0, 0, 1);
+	expect_err(pmc_region_end("open"), -ENOENT, "not open in this thread");
+	pmc_region_teardown();
+}
+
 /* Everything @fn writes to a memory stream, NUL-terminated; free() it. */
 static char *capture_print(void)
 {
@@ -480,6 +516,7 @@ static const struct unit_test tests[] = {
 	{ "table and depth limits", test_limits },
 	{ "threads", test_threads },
 	{ "fork", test_fork },
+	{ "-ECHILD: a fork without atfork handlers", test_echild },
 	{ "pmc_region_print", test_print },
 	{ "machine form round trip", test_round_trip },
 	{ "malformed tables", test_bad_tables },
