@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmcfuzz: a seeded, time-bounded fuzzer of /dev/pmcdrv.
+ * pmcfuzz: a seeded, time-bounded fuzzer of /dev/pmcdrv: its ioctls and the
+ * self-read page (mmap, mprotect, mremap, fork, RDPMC; docs/abi.md).
  *
  * Several threads share a table of file descriptors (fixed numbers from
  * SLOT_BASE up, so the kernel never hands one of them to anything but
@@ -28,6 +29,11 @@
  *    a read-only page;
  *  - outputs are well formed (size, reserved zero, no write past the
  *    kernel's struct, flags known, counts monotonic, frozen while disabled);
+ *  - mmap of a session fd fails only with docs/abi.md's mmap errnos; a
+ *    mapping has the documented version, size and flags, faults on a write
+ *    and refuses mprotect to writable (EACCES); RDPMC with a page's index
+ *    does not fault while the probing thread holds that page (flag RDPMC);
+ *    a child forked with a page mapped has neither the page nor RDPMC;
  *  - with --exclusive (nothing else uses the PMU or pmcdrv): CONFIG never
  *    fails with EBUSY, and once every file is closed INFO shows no claim
  *    and no counter enabled or reserved.
