@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The ioctl fuzzer: build/tests/pmcfuzz against /dev/pmcdrv, as
+# The ioctl and self-read page (mmap, RDPMC) fuzzer: build/tests/pmcfuzz against /dev/pmcdrv, as
 # root and as an unprivileged user (module loaded with devmode=0666), and as
 # root with CPUs going offline and online.  Each run is seeded (a new seed
 # per run unless PMCDRV_FUZZ_SEED is set) and every FAIL line names the

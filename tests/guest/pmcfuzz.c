@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmcfuzz: a seeded, time-bounded fuzzer of /dev/pmcdrv.
+ * pmcfuzz: a seeded, time-bounded fuzzer of /dev/pmcdrv: its ioctls and the
+ * self-read page (mmap, mprotect, mremap, fork, RDPMC; docs/abi.md).
  *
  * Several threads share a table of file descriptors (fixed numbers from
  * SLOT_BASE up, so the kernel never hands one of them to anything but
@@ -28,6 +29,11 @@
  *    a read-only page;
  *  - outputs are well formed (size, reserved zero, no write past the
  *    kernel's struct, flags known, counts monotonic, frozen while disabled);
+ *  - mmap of a session fd fails only with docs/abi.md's mmap errnos; a
+ *    mapping has the documented version, size and flags, faults on a write
+ *    and refuses mprotect to writable (EACCES); RDPMC with a page's index
+ *    does not fault while the probing thread holds that page (flag RDPMC);
+ *    a child forked with a page mapped has neither the page nor RDPMC;
  *  - with --exclusive (nothing else uses the PMU or pmcdrv): CONFIG never
  *    fails with EBUSY, and once every file is closed INFO shows no claim
  *    and no counter enabled or reserved.
@@ -47,6 +53,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -247,7 +254,11 @@ static void note(struct fz *f, const char *fmt, ...)
 /* ---- commands ---------------------------------------------------------------------- */
 
 /* K_BAD: a command the ABI does not define. */
-enum kind { K_INFO, K_CONFIG, K_ATTACH, K_READ, K_ENABLE, K_DISABLE, K_RESET, K_APIVER, K_BAD, K_NR };
+/* K_MMAP: mmap(2) of a session fd, judged as a command (errnos: docs/abi.md's mmap table). */
+enum kind {
+	K_INFO, K_CONFIG, K_ATTACH, K_READ, K_ENABLE, K_DISABLE, K_RESET, K_APIVER, K_RSELF,
+	K_BAD, K_MMAP, K_NR
+};
 
 static const struct {
 	const char *name;
@@ -263,7 +274,9 @@ static const struct {
 	[K_DISABLE] = { "DISABLE", PMCDRV_IOC_DISABLE, 0, 0 },
 	[K_RESET] = { "RESET", PMCDRV_IOC_RESET, 0, 0 },
 	[K_APIVER] = { "API_VERSION", PMCDRV_IOC_API_VERSION, 0, 0 },
+	[K_RSELF] = { "READ_SELF", PMCDRV_IOC_READ_SELF, sizeof(struct pmcdrv_read), 0 },
 	[K_BAD] = { "BAD_COMMAND", 0, 0, 0 },
+	[K_MMAP] = { "mmap", 0, 0, 0 },
 };
 static unsigned int abi_set[K_NR];
 /* Outcomes per command: [0] success, [1 + i] errs[i], [NERR + 1] anything else. */
@@ -308,7 +321,11 @@ static void init_abi_sets(void)
 	abi_set[K_READ] = common | eb(EBADFD);
 	abi_set[K_ENABLE] = abi_set[K_DISABLE] = abi_set[K_RESET] = eb(EINVAL) | eb(EBADFD);
 	abi_set[K_APIVER] = 0;
+	abi_set[K_RSELF] = common | eb(EBADFD) | eb(ESRCH) | eb(EOPNOTSUPP) | eb(ENOMEM);
 	abi_set[K_BAD] = eb(ENOTTY);
+	/* EPERM also from the VFS for PROT_EXEC on a noexec mount of /dev. */
+	abi_set[K_MMAP] = eb(EINVAL) | eb(EPERM) | eb(EBADFD) | eb(EOPNOTSUPP) | eb(ESRCH) |
+			  eb(ENOMEM);
 }
 
 /* What the ABI allows for one call. */
@@ -833,6 +850,16 @@ static void check_read_out(struct fz *f, const struct pmcdrv_read *o)
 				  (unsigned long long)o->values[i], o->nr_events);
 }
 
+/* READ_SELF: READ's format, one task, always ATTACHED, nothing lost. */
+static void check_rself_out(struct fz *f, const struct pmcdrv_read *o)
+{
+	check_read_out(f, o);
+	if (o->nr_tasks != 1 || o->lost_tasks || !(o->flags & PMCDRV_READ_ATTACHED) ||
+	    (o->flags & ~(PMCDRV_READ_ENABLED | PMCDRV_READ_ATTACHED)))
+		violation(f, "READ_SELF output: nr_tasks %u (want 1) lost %llu flags %#x (want ATTACHED, maybe ENABLED)",
+			  o->nr_tasks, (unsigned long long)o->lost_tasks, o->flags);
+}
+
 static void check_config_out(struct fz *f, const struct pmcdrv_config *o,
 			     const struct pmcdrv_config *in)
 {
@@ -921,7 +948,10 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 			ex.errs |= eb(EOPNOTSUPP);
 		break;
 	case K_READ:
+	case K_RSELF:
 		ex.errs = eb(EBADFD);
+		if (k == K_RSELF)	/* untracked thread, CPU session */
+			ex.errs |= eb(ESRCH) | eb(EOPNOTSUPP) | eb(ENOMEM);
 		if (m == M_FIELD)
 			for (len = 4; len < offsetof(struct pmcdrv_read, reserved); len++)
 				buf[len] = (unsigned char)rnd(f);
@@ -996,6 +1026,8 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		check_info_out(f, (struct pmcdrv_info *)f->arena);
 	else if (k == K_READ)
 		check_read_out(f, (struct pmcdrv_read *)f->arena);
+	else if (k == K_RSELF)
+		check_rself_out(f, (struct pmcdrv_read *)f->arena);
 	else if (k == K_CONFIG && m != M_RANDOM)
 		check_config_out(f, (struct pmcdrv_config *)f->arena, &cin);
 }
@@ -1107,6 +1139,511 @@ static void spin(struct fz *f)
 		sched_yield();
 }
 
+/* ---- the self-read page: mmap, READ_SELF and RDPMC ---------------------------------------- */
+
+/*
+ * Probes that may fault: a read or write of a page, RDPMC.  A SIGSEGV or
+ * SIGBUS inside a probe returns to it; anywhere else it kills the fuzzer
+ * as it would without the handler.
+ */
+static __thread sigjmp_buf probe_jb;
+static __thread volatile sig_atomic_t in_probe;
+
+static void on_fault(int sig)
+{
+	if (in_probe)
+		siglongjmp(probe_jb, 1);
+	signal(sig, SIG_DFL);	/* the fault repeats and kills us */
+}
+
+static uint64_t rdpmc(uint32_t ecx)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return (uint64_t)hi << 32 | lo;
+}
+
+enum probe { P_READ, P_WRITE, P_RDPMC };
+
+/* 0: done (*val: the byte read or the counter), 1: it faulted. */
+static int probe(enum probe what, volatile unsigned char *p, uint32_t ecx, uint64_t *val)
+{
+	uint64_t v = 0;
+
+	if (sigsetjmp(probe_jb, 1)) {
+		in_probe = 0;
+		return 1;
+	}
+	in_probe = 1;
+	__asm__ __volatile__("" ::: "memory");
+	switch (what) {
+	case P_READ: v = *p; break;
+	case P_WRITE: *p = *p; break;
+	case P_RDPMC: v = rdpmc(ecx); break;
+	}
+	__asm__ __volatile__("" ::: "memory");
+	in_probe = 0;
+	if (val)
+		*val = v;
+	return 0;
+}
+
+/* What the self-page checks did, so a run shows they ran. */
+static atomic_ulong n_pages, n_rdpmc, n_wfault, n_forks, n_moves, n_exited;
+
+/* /sys/.../cpu/rdpmc = 2: RDPMC allowed everywhere, so an unmapped process may use it. */
+static bool rdpmc_everywhere;
+
+/* A mapping a thread holds across operations; its slot may be closed or replaced meanwhile. */
+struct hold {
+	unsigned char *p;
+	int fd;
+	uint32_t nr_events;	/* 0: unknown (a table slot) */
+};
+
+/* Per thread, beside struct fz (kept out of it so the log stays first). */
+#define MAX_HOLDS	4
+static __thread struct hold holds[MAX_HOLDS];
+static __thread unsigned int nholds;
+
+/*
+ * Check a mapped page: readable, the documented version, size and flags,
+ * not writable (a write faults, mprotect to writable fails with EACCES),
+ * and, while it says RDPMC, RDPMC with each live index works: this thread
+ * holds the mapping, so the process has a page mapped.  @nr_events: the
+ * session's, or 0 if unknown.
+ */
+static void check_page(struct fz *f, unsigned char *p, uint32_t nr_events, const char *what)
+{
+	const volatile struct pmcdrv_self_page *pg = (const void *)p;
+	struct pmcdrv_self_page snap;
+	unsigned int i, tries;
+	uint32_t seq;
+	uint64_t v;
+
+	if (probe(P_READ, p, 0, NULL) || probe(P_READ, p + page - 1, 0, NULL)) {
+		violation(f, "self page %p (%s): a read of the mapped page faulted", (void *)p, what);
+		return;
+	}
+	for (tries = 0; tries < 100; tries++) {
+		seq = pg->seq;
+		__asm__ __volatile__("" ::: "memory");
+		memcpy(&snap, (const void *)pg, sizeof(snap));
+		__asm__ __volatile__("" ::: "memory");
+		if (pg->seq == seq)
+			break;
+	}
+	if (snap.version != PMCDRV_SELF_PAGE_VERSION || snap.size != sizeof(snap) ||
+	    snap.size < PMCDRV_SELF_PAGE_SIZE_VER0 ||
+	    (snap.flags & ~(PMCDRV_SELF_COUNTING | PMCDRV_SELF_RDPMC)) ||
+	    !snap.nr_events || snap.nr_events > PMCDRV_MAX_EVENTS ||
+	    (nr_events && snap.nr_events != nr_events) || snap.reserved0 ||
+	    !all_zero(snap.reserved, sizeof(snap.reserved)) ||
+	    snap.time_running != snap.time_enabled)
+		violation(f, "self page (%s): version %u (want %u) size %u (want %zu) flags %#x nr_events %u (want %u) reserved0 %u time %llu/%llu",
+			  what, snap.version, PMCDRV_SELF_PAGE_VERSION, snap.size, sizeof(snap),
+			  snap.flags, snap.nr_events, nr_events, snap.reserved0,
+			  (unsigned long long)snap.time_enabled, (unsigned long long)snap.time_running);
+	for (i = 0; i < snap.nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+		const struct pmcdrv_self_event *e = &snap.events[i];
+
+		if (e->width > 64 || (e->width && e->mask != (e->width == 64 ? ~0ULL :
+							     (1ULL << e->width) - 1)) ||
+		    (!e->width && (e->index || e->mask)))
+			violation(f, "self page (%s): event %u index %#x width %u mask %#llx", what, i,
+				  e->index, e->width, (unsigned long long)e->mask);
+		if (!e->index || !(snap.flags & PMCDRV_SELF_RDPMC) || (e->index & ~0x4000003fU))
+			continue;
+		if (probe(P_RDPMC, NULL, e->index - 1, &v))
+			violation(f, "self page (%s) mapped with flag RDPMC, yet RDPMC %#x faulted", what,
+				  e->index - 1);
+		else
+			atomic_fetch_add(&n_rdpmc, 1);
+	}
+	atomic_fetch_add(&n_pages, 1);
+	if (!probe(P_WRITE, p + rn(f, (uint32_t)page), 0, NULL))
+		violation(f, "self page (%s): a write to the read-only page succeeded", what);
+	else
+		atomic_fetch_add(&n_wfault, 1);
+	if (!mprotect(p, page, PROT_READ | PROT_WRITE))
+		violation(f, "self page (%s): mprotect to PROT_WRITE succeeded", what);
+	else if (errno != EACCES)
+		violation(f, "self page (%s): mprotect to PROT_WRITE: %s, want EACCES", what,
+			  ename(errno));
+	flog(f, "self page %p (%s): flags %#x nr_events %u seq %u", (void *)p, what, snap.flags,
+	     snap.nr_events, snap.seq);
+}
+
+/* mmap(2) as a judged command; the mapping or NULL. */
+static unsigned char *judge_mmap(struct fz *f, int fd, size_t len, int prot, int flags, off_t off,
+				 const char *mut, struct expect ex)
+{
+	void *p = mmap(NULL, len, prot, flags, fd, off);
+	int e = p == MAP_FAILED ? errno : 0;
+
+	flog(f, "fd=%d mmap len=%zu prot=%#x flags=%#x off=%#llx [%s] -> %s %p", fd, len, prot,
+	     flags, (unsigned long long)off, mut, ename(e), p);
+	hist_add(K_MMAP, e);
+	ex.errs |= eb(ENOMEM);
+	if (prot & PROT_EXEC)	/* the VFS: /dev mounted noexec */
+		ex.errs |= eb(EPERM);
+	if (e == EBADF && slot_fd(fd))
+		return NULL;
+	if (e)
+		f->stats_err++;
+	else
+		f->stats_ok++;
+	if ((!e && !ex.ok) || (e && !(ex.errs & eb(e)))) {
+		char want[200];
+
+		eset_str(ex.errs, ex.ok, want, sizeof(want));
+		violation(f, "mmap [%s%s%s] len %zu prot %#x flags %#x off %#llx on fd %d: got %s, want one of: %s",
+			  mut, ex.why ? ": " : "", ex.why ? ex.why : "", len, prot, flags,
+			  (unsigned long long)off, fd, ename(e), want);
+	}
+	return e ? NULL : p;
+}
+
+static unsigned int state_errs(void)
+{
+	return eb(EBADFD) | eb(ESRCH) | eb(EOPNOTSUPP) | eb(ENOMEM);
+}
+
+static void hold_add(struct fz *f, unsigned char *p, int fd, uint32_t nr_events)
+{
+	if (nholds < MAX_HOLDS && chance(f, 70)) {
+		holds[nholds++] = (struct hold){ .p = p, .fd = fd, .nr_events = nr_events };
+		flog(f, "hold %p (fd %d)", (void *)p, fd);
+		return;
+	}
+	munmap(p, page);
+}
+
+/* A random, near-valid or valid mmap of a table slot. */
+static void op_mmap(struct fz *f, int fd)
+{
+	struct expect ex = { .ok = true, .errs = state_errs() };
+	int prot = PROT_READ, flags = MAP_SHARED;
+	size_t len = (size_t)page;
+	off_t off = 0;
+	const char *mut = "valid";
+	unsigned char *p;
+
+	switch (rn(f, 12)) {
+	case 0:
+		len = 1 + rn(f, (uint32_t)page - 1);	/* rounds up to one page: valid */
+		mut = "short length";
+		break;
+	case 1:
+		len = (size_t)page + 1 + rn(f, 3 * (uint32_t)page);
+		refuse(&ex, eb(EINVAL), "longer than a page");
+		ex.errs = eb(EINVAL);
+		mut = "long";
+		break;
+	case 2:
+		len = 0;
+		refuse(&ex, eb(EINVAL), "length 0");
+		ex.errs = eb(EINVAL);
+		mut = "length 0";
+		break;
+	case 3:
+		off = chance(f, 50) ? page * (off_t)(1 + rn(f, 1000)) : 1 + rn(f, (uint32_t)page - 1);
+		refuse(&ex, eb(EINVAL), "offset not 0");
+		ex.errs = eb(EINVAL);
+		mut = "offset";
+		break;
+	case 4:
+		flags = MAP_PRIVATE;
+		if (chance(f, 50))
+			prot |= PROT_WRITE;
+		refuse(&ex, eb(EINVAL), "MAP_PRIVATE");
+		ex.errs = eb(EINVAL);
+		mut = "private";
+		break;
+	case 5:
+		prot = chance(f, 50) ? PROT_READ | PROT_WRITE : PROT_WRITE;
+		refuse(&ex, eb(EPERM), "PROT_WRITE");
+		ex.errs = eb(EPERM);
+		mut = "writable";
+		break;
+	case 6:
+		prot = PROT_READ | PROT_EXEC;
+		mut = "exec";
+		break;
+	case 7:
+		prot = PROT_NONE;
+		mut = "PROT_NONE";
+		break;
+	case 8:
+		flags |= MAP_POPULATE;
+		mut = "populate";
+		break;
+	default:
+		break;
+	}
+	p = judge_mmap(f, fd, len, prot, flags, off, mut, ex);
+	if (!p)
+		return;
+	if (prot & PROT_READ)
+		check_page(f, p, 0, mut);
+	else if (!probe(P_READ, p, 0, NULL))
+		violation(f, "self page mapped PROT_NONE: a read succeeded");
+	if (prot & PROT_READ)
+		hold_add(f, p, fd, 0);
+	else
+		munmap(p, page);
+}
+
+/* A child forked while this thread holds @h must not have the mapping, nor RDPMC through it. */
+static void fork_check(struct fz *f, const struct hold *h)
+{
+	const struct pmcdrv_self_page *pg = (const void *)h->p;
+	uint32_t ecx = 0;
+	bool try_rdpmc = false;
+	unsigned int i;
+	int st;
+	pid_t c;
+
+	if (probe(P_READ, h->p, 0, NULL))
+		return;
+	if ((pg->flags & PMCDRV_SELF_RDPMC) && !rdpmc_everywhere)
+		for (i = 0; i < pg->nr_events && i < PMCDRV_MAX_EVENTS; i++)
+			if (pg->events[i].index && !(pg->events[i].index & ~0x4000003fU)) {
+				ecx = pg->events[i].index - 1;
+				try_rdpmc = true;
+				break;
+			}
+	flog(f, "fork with %p mapped (rdpmc %d ecx %#x)", (void *)h->p, try_rdpmc, ecx);
+	c = fork();
+	if (c == 0) {
+		char buf[16384], pat[40];
+		ssize_t n, tot = 0;
+		int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0) {
+			while (tot < (ssize_t)sizeof(buf) - 1 &&
+			       (n = read(fd, buf + tot, sizeof(buf) - 1 - (size_t)tot)) > 0)
+				tot += n;
+			close(fd);
+		}
+		buf[tot] = 0;
+		snprintf(pat, sizeof(pat), "%lx-", (unsigned long)h->p);
+		if (strstr(buf, pat))
+			_exit(10);
+		if (!probe(P_READ, h->p, 0, NULL))
+			_exit(11);
+		if (try_rdpmc && !probe(P_RDPMC, NULL, ecx, NULL))
+			_exit(12);
+		_exit(0);
+	}
+	if (c < 0)
+		return;
+	if (waitpid(c, &st, 0) != c)
+		return;
+	atomic_fetch_add(&n_forks, 1);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		violation(f, "fork with the self page %p mapped: the child %s",
+			  (void *)h->p, !WIFEXITED(st) ? "died of a signal" :
+			  WEXITSTATUS(st) == 10 ? "has it in /proc/self/maps" :
+			  WEXITSTATUS(st) == 11 ? "can read it" :
+			  WEXITSTATUS(st) == 12 ? "can execute RDPMC (CR4.PCE inherited without a page)" :
+			  "failed");
+}
+
+/* Something on one held mapping: check it, move it, try to grow it, fork, unmap it. */
+static void op_hold(struct fz *f)
+{
+	struct hold *h;
+	unsigned int i;
+	void *q, *t;
+
+	if (!nholds)
+		return;
+	i = rn(f, nholds);
+	h = &holds[i];
+	switch (rn(f, 6)) {
+	case 0:
+	case 1:
+		check_page(f, h->p, h->nr_events, "held");
+		return;
+	case 2:		/* grow: VM_DONTEXPAND */
+		q = mremap(h->p, page, 2 * page, chance(f, 50) ? MREMAP_MAYMOVE : 0);
+		flog(f, "mremap grow %p -> %s", (void *)h->p, q == MAP_FAILED ? ename(errno) : "OK");
+		if (q != MAP_FAILED) {
+			violation(f, "mremap grew the one-page self mapping to %p", q);
+			munmap(q, 2 * page);
+			holds[i] = holds[--nholds];
+			return;
+		}
+		check_page(f, h->p, h->nr_events, "after a refused mremap");
+		return;
+	case 3:		/* move to another address: the page goes with it */
+		t = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t == MAP_FAILED)
+			return;
+		q = mremap(h->p, page, page, MREMAP_MAYMOVE | MREMAP_FIXED, t);
+		flog(f, "mremap move %p -> %p: %s", (void *)h->p, t, q == MAP_FAILED ? ename(errno) : "OK");
+		if (q == MAP_FAILED) {
+			munmap(t, page);
+			return;
+		}
+		h->p = q;
+		atomic_fetch_add(&n_moves, 1);
+		check_page(f, h->p, h->nr_events, "moved");
+		return;
+	case 4:
+		fork_check(f, h);
+		return;
+	default:
+		flog(f, "munmap %p", (void *)h->p);
+		if (munmap(h->p, page))
+			violation(f, "munmap of the self page: %s", ename(errno));
+		holds[i] = holds[--nholds];
+		return;
+	}
+}
+
+static void drop_holds(void)
+{
+	while (nholds)
+		munmap(holds[--nholds].p, page);
+}
+
+/*
+ * A thread that maps its page and exits: the page keeps its last values and
+ * stays readable while mapped, READ_SELF from this (untracked) thread is
+ * ESRCH, and the mapping outlives the fd.
+ */
+struct exiter {
+	struct fz *f;
+	struct fz mine;
+	int fd;
+	unsigned char *p;
+	uint32_t nr_events;
+};
+
+static void *exiter_fn(void *arg)
+{
+	struct exiter *x = arg;
+	struct fz *f = &x->mine;
+	struct pmcdrv_config c;
+	struct pmcdrv_attach a;
+	struct pmcdrv_read r;
+	struct cfg_props cp;
+	struct expect ex;
+
+	x->fd = open_dev(f);
+	if (x->fd < 0)
+		return NULL;
+	gen_config(f, &c, chance(f, 50), &cp);
+	if (xio(f, x->fd, K_CONFIG, &c, config_expect(&cp), "exiter"))
+		return NULL;
+	x->nr_events = c.nr_events;
+	gen_attach(f, &a, T_SELF);
+	a.pid = 0;
+	a.flags = 0;
+	ex = attach_expect(T_SELF, cp.task_sw);
+	ex.errs &= ~(eb(EBADFD) | eb(EALREADY));
+	if (xio(f, x->fd, K_ATTACH, &a, ex, "exiter, self"))
+		return NULL;
+	ex = (struct expect){ .ok = true, .errs = eb(ENOMEM) };
+	x->p = judge_mmap(f, x->fd, (size_t)page, PROT_READ, MAP_SHARED, 0, "exiter, tracked", ex);
+	if (x->p)
+		check_page(f, x->p, x->nr_events, "exiter's own");
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	if (!xio(f, x->fd, K_RSELF, &r, ex, "exiter, tracked"))
+		check_rself_out(f, &r);
+	spin(f);
+	return NULL;
+}
+
+static void op_exiter(struct fz *f)
+{
+	struct exiter x = { .f = f, .fd = -1 };
+	const struct expect esrch = { .ok = false, .errs = eb(ESRCH), .why = "an untracked thread" };
+	struct pmcdrv_read r;
+	pthread_t th;
+
+	x.mine = *f;
+	x.mine.stats_ok = x.mine.stats_err = 0;
+	x.mine.rng = rnd(f);
+	x.mine.id = f->id + 100;
+	if (pthread_create(&th, NULL, exiter_fn, &x))
+		return;
+	pthread_join(th, NULL);
+	f->stats_ok += x.mine.stats_ok;
+	f->stats_err += x.mine.stats_err;
+	if (x.fd < 0)
+		return;
+	flog(f, "exiter fd %d page %p, its thread gone", x.fd, (void *)x.p);
+	if (x.p) {
+		memset(&r, 0, sizeof(r));
+		r.size = sizeof(r);
+		xio(f, x.fd, K_RSELF, &r, esrch, "exiter gone, from its creator");
+		check_page(f, x.p, x.nr_events, "its thread exited");
+		atomic_fetch_add(&n_exited, 1);
+	}
+	switch (rn(f, 3)) {
+	case 0:		/* close first, keep reading */
+		close(x.fd);
+		if (x.p) {
+			check_page(f, x.p, x.nr_events, "its fd closed, thread exited");
+			hold_add(f, x.p, -1, x.nr_events);
+		}
+		break;
+	case 1:		/* to the table; other threads close or replace it */
+		if (x.p)
+			hold_add(f, x.p, pick_slot(f), x.nr_events);
+		dup2(x.fd, pick_slot(f));
+		close(x.fd);
+		break;
+	default:
+		if (x.p)
+			munmap(x.p, page);
+		close(x.fd);
+		break;
+	}
+}
+
+/*
+ * READ_SELF and mmap on a private session at a known stage: exact errnos.
+ * @tracked: the calling thread is counted by it; @cpu: a CPU session.
+ */
+static void self_exact(struct fz *f, int fd, int stage, bool tracked, bool cpu, uint32_t nr_events)
+{
+	struct expect ex;
+	struct pmcdrv_read r;
+	unsigned char *p;
+
+	if (stage < 2) {
+		ex = (struct expect){ .ok = false, .errs = eb(EBADFD), .why = "before ATTACH" };
+	} else if (cpu) {
+		ex = (struct expect){ .ok = false, .errs = eb(EOPNOTSUPP), .why = "a CPU session" };
+	} else if (!tracked) {
+		ex = (struct expect){ .ok = false, .errs = eb(ESRCH), .why = "an untracked thread" };
+	} else {
+		ex = (struct expect){ .ok = true, .errs = eb(ENOMEM) };
+	}
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	if (!xio(f, fd, K_RSELF, &r, ex, "lifecycle"))
+		check_rself_out(f, &r);
+	p = judge_mmap(f, fd, (size_t)page, PROT_READ, MAP_SHARED, 0, "lifecycle", ex);
+	if (!p)
+		return;
+	check_page(f, p, nr_events, "lifecycle");
+	if (chance(f, 20)) {
+		/* A write mapping stays refused whatever the state. */
+		ex = (struct expect){ .ok = false, .errs = eb(EPERM), .why = "PROT_WRITE" };
+		judge_mmap(f, fd, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, 0, "writable", ex);
+	}
+	if (chance(f, 30))
+		fork_check(f, &(struct hold){ .p = p, .fd = fd, .nr_events = nr_events });
+	hold_add(f, p, fd, nr_events);
+}
+
 static void op_lifecycle(struct fz *f)
 {
 	const struct expect badfd = { .ok = false, .errs = eb(EBADFD), .why = "before CONFIG" };
@@ -1132,6 +1669,8 @@ static void op_lifecycle(struct fz *f)
 	xio(f, fd, chance(f, 50) ? K_ENABLE : K_RESET, NULL, badfd, "fresh");
 	gen_attach(f, &a, T_SELF);
 	xio(f, fd, K_ATTACH, &a, badfd, "fresh");
+	if (chance(f, 15))
+		self_exact(f, fd, 0, false, false, 0);
 
 	gen_config(f, &c, chance(f, 60), &cp);
 	cin = c;
@@ -1193,6 +1732,13 @@ static void op_lifecycle(struct fz *f)
 	attached = !e;
 	if (attached)
 		xio(f, fd, K_ATTACH, &a, already, "again");
+	if (chance(f, 60)) {
+		pid_t me = (pid_t)syscall(SYS_gettid);
+
+		self_exact(f, fd, attached ? 2 : 1,
+			   attached && t != T_CPU && (a.pid == 0 || a.pid == me),
+			   attached && t == T_CPU, c.nr_events);
+	}
 
 	for (i = 0; i < 3; i++) {
 		if (!xread(f, fd, &r1, "a"))
@@ -1268,8 +1814,15 @@ static void *fuzz_thread(void *arg)
 		unsigned int x = rn(f, 100);
 
 		f->op++;
-		if (x < 50) {
+		if (x < 44) {
 			op_ioctl(f, pick_slot(f));
+		} else if (x < 50) {
+			if (chance(f, 70))
+				op_mmap(f, pick_slot(f));
+			else
+				op_hold(f);
+		} else if (x < 52) {
+			op_exiter(f);
 		} else if (x < 58) {
 			op_open(f);
 		} else if (x < 63) {
@@ -1294,6 +1847,7 @@ static void *fuzz_thread(void *arg)
 				op_ioctl(f, s);
 		}
 	}
+	drop_holds();
 	return NULL;
 }
 
@@ -1584,6 +2138,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	privileged = geteuid() == 0;
+	rdpmc_everywhere = read_int_file("/sys/bus/event_source/devices/cpu/rdpmc", 1) == 2;
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fault;
+		sigaction(SIGSEGV, &sa, NULL);
+		sigaction(SIGBUS, &sa, NULL);
+	}
 	paranoid = read_int_file("/proc/sys/kernel/perf_event_paranoid", 2);
 	count_refused = !privileged && paranoid > 2 && !device_group_member();
 	ncpu_online = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -1694,6 +2257,9 @@ int main(int argc, char **argv)
 		errc += fzs[i].stats_err;
 	}
 	hist_print();
+	printf("pmcfuzz: self pages checked %lu (RDPMC through them %lu, writes faulted %lu), forks with a page mapped %lu, mremap moves %lu, pages outliving their thread %lu\n",
+	       atomic_load(&n_pages), atomic_load(&n_rdpmc), atomic_load(&n_wfault),
+	       atomic_load(&n_forks), atomic_load(&n_moves), atomic_load(&n_exited));
 	printf("pmcfuzz: %lu operations, %lu ioctls succeeded, %lu failed as allowed or not; churn published %u pids; %ld notes\n",
 	       total, okc, errc, ring->idx, (long)atomic_load(&notes));
 	if (atomic_load(&violations)) {
