@@ -9,9 +9,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 CACHE=${PMCDRV_CACHE:-/var/cache/pmcdrv}
 eval "$(tests/vm/kernel)"
-passed=0 failed=0
-pass() { echo "PASS: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1: $2"; failed=$((failed + 1)); }
+check_label=kbuild
+. tests/lib/host.sh
 
 command -v sparse >/dev/null || { echo "sparse missing: run 'make deps'" >&2; exit 2; }
 
@@ -66,5 +65,4 @@ fi
 
 # Leave a normal build behind for the guest.
 make -s -C "$GUEST_KDIR" M="$PWD" modules >/dev/null 2>&1 || fail "module rebuild" "plain build failed"
-echo "kbuild: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -20,16 +20,8 @@ cd "$(dirname "$0")/.." || exit 1
 page=docs/pmcctl.1
 libpage=docs/libpmc.3
 pmcctl=${PMCCTL:-build/bin/pmcctl}
-passed=0 failed=0
-
-pass() { passed=$((passed + 1)); echo "PASS: $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $1: $2"; }
-
-finish() {
-	echo "man-check: $passed passed, $failed failed"
-	[ "$failed" = 0 ]
-	exit
-}
+check_label=man-check
+. tests/lib/host.sh
 
 # lint NAME COMMAND...: passes when COMMAND succeeds and prints nothing on stderr.
 lint() {

@@ -21,14 +21,8 @@
 # Prints PASS:/FAIL: lines and "pkg: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
-passed=0 failed=0
-pass() { passed=$((passed + 1)); echo "PASS: $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $1: $2"; }
-finish() {
-	echo "pkg: $passed passed, $failed failed"
-	[ "$failed" = 0 ]
-	exit
-}
+check_label=pkg
+. tests/lib/host.sh
 # check NAME COMMAND...: PASS when COMMAND succeeds, else FAIL with its last lines.
 check() {
 	local name=$1 out
