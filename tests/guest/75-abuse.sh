@@ -37,11 +37,6 @@ for f in "$loop" "$storm" "$abuse"; do
 	[ -x "$f" ] || { fail "abuse: $f" "not built (make tests)"; exit 0; }
 done
 
-klog_splats() {
-	dmesg | tail -n +"$(($1 + 1))" |
-		grep -E 'WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|general protection|hung_task|INFO: task .* blocked|rcu_sched self-detected|rcu: INFO' |
-		head -n 5
-}
 mark=$(dmesg | wc -l)
 # clean NAME: no new splat since the last clean, no file holds the module.
 clean() {

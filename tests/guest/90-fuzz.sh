@@ -28,12 +28,6 @@ new_seed() {
 	fi
 }
 
-# Lines of the kernel log after line $1 that tests/vm/run would fail on.
-klog_splats() {
-	dmesg | tail -n +"$(($1 + 1))" |
-		grep -E 'WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|general protection|hung_task|INFO: task .* blocked|rcu_sched self-detected|rcu: INFO' |
-		head -n 5
-}
 
 # fuzz_run NAME SECONDS USER PMCFUZZ-ARGS...: one bounded run as USER (root or nobody).
 fuzz_run() {

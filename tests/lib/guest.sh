@@ -17,3 +17,11 @@ expect_eq() {
 module_loaded() { grep -q '^pmcdrv ' /proc/modules; }
 # Does this guest have the emulated PMU (per CPUID, as user space sees it)?
 have_pmu() { [ "$(pmcctl info --json | jq -r .perfmon.available)" = true ]; }
+
+# klog_splats N: the first lines of the kernel log after line N that look like a
+# splat (warning, BUG, lockdep, KASAN, UBSAN, hang, RCU stall); mark N with $(dmesg | wc -l).
+klog_splats() {
+	dmesg | tail -n +"$(($1 + 1))" |
+		grep -E 'WARNING:|BUG:|Oops|Call Trace|lockdep|KASAN|UBSAN|general protection|hung_task|INFO: task .* blocked|rcu_sched self-detected|rcu: INFO' |
+		head -n 5
+}
