@@ -117,6 +117,7 @@ static int pmcd_cpu_online(unsigned int cpu)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	this_cpu_ptr(&pmcd_cpus)->offline = false;
 	/* Whatever ran here while the CPU was away may have left anything. */
 	pmcd_hw_forget_cpu();
 	if (s && READ_ONCE(s->enabled))
@@ -135,6 +136,8 @@ static int pmcd_cpu_offline(unsigned int cpu)
 	if (pc->sess)
 		pmcd_cpu_sched_out(pc, false);
 	pmcd_hw_clear_cpu();
+	/* Until the CPU is online again: see pmcd_cpu_sched_in(). */
+	pc->offline = true;
 	local_irq_restore(flags);
 	return 0;
 }

@@ -189,9 +189,13 @@ static void pmcd_fault(void)
  * keeps its value and that value is remembered here.  Valid while @gen is
  * the current claim's generation: a new claim, a CPU that comes online and
  * a resume (pmcd_hw_forget_cpu()) start from what the registers hold.
+ * @dirty is not part of that knowledge and survives it: the counters pmcdrv
+ * enabled here and has not seen cleared, so that nothing of pmcdrv's can
+ * stay enabled unnoticed (pmcd_hw_clear_left()).
  */
 struct pmcd_hw_cpu {
 	unsigned long gen;		/* pmcd_hw_gen when valid, 0: nothing known */
+	u64 dirty;			/* counters enabled by pmcdrv, not yet cleared */
 	bool global_known;
 	bool fixed_known;
 	u64 global_ctrl;		/* IA32_PERF_GLOBAL_CTRL */
@@ -203,6 +207,7 @@ struct pmcd_hw_cpu {
 };
 
 static DEFINE_PER_CPU(struct pmcd_hw_cpu, pmcd_hw_cpus);
+static void pmcd_hw_clear_left_ipi(void *info);
 static unsigned long pmcd_hw_gen;	/* claims so far; under the caller's lock */
 /* For pmcd_hw_clear_cpu(), set at each claim: */
 static u32 pmcd_hw_gp_ctr0;		/* PMC0, or A_PMC0 with full-width writes */
@@ -232,6 +237,11 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 			goto busy;
 		}
 	}
+	/* pmcdrv's own leftovers are not another agent's: clear them first. */
+	pmcd_hw_gp_ctr0 = caps->flags & PMCDRV_INFO_FW_WRITE ? PMC_MSR_A_PMC0 : PMC_MSR_PMC0;
+	cpus_read_lock();
+	on_each_cpu(pmcd_hw_clear_left_ipi, NULL, 1);
+	cpus_read_unlock();
 	/* Someone who bypasses the arbitration (firmware, another driver). */
 	pmcd_hw_usage(caps, false, &usage);
 	if (usage.in_use_hw) {
@@ -242,7 +252,6 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 	}
 	/* Whatever we knew of the registers is stale: others could write them. */
 	WRITE_ONCE(pmcd_hw_gen, pmcd_hw_gen + 1);
-	pmcd_hw_gp_ctr0 = caps->flags & PMCDRV_INFO_FW_WRITE ? PMC_MSR_A_PMC0 : PMC_MSR_PMC0;
 	pmcd_hw_has_global = pm->version >= 2;
 	return 0;
 
@@ -342,6 +351,7 @@ unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw)
 			if (b < PMC_MAX_GP)
 				hc->evtsel[b] = p->evtsel[i];
 			hc->known |= BIT_ULL(b);
+			hc->dirty |= BIT_ULL(b);
 		} else if (p->sel_msr[i] && hc->evtsel[b] != p->evtsel[i]) {
 			pmcd_wr(p->sel_msr[i], p->evtsel[i]);
 			hc->evtsel[b] = p->evtsel[i];
@@ -389,6 +399,50 @@ unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals)
 }
 
 /*
+ * Disable counters @left that pmcdrv enabled on this CPU but no longer knows
+ * the state of: a write that clears them faulted, or the CPU's registers
+ * were forgotten (pmcd_hw_forget_cpu()) while one was still enabled.  Reads
+ * FIXED_CTR_CTRL afresh and leaves GLOBAL_CTRL alone: a counter whose event
+ * select or fixed field is clear counts nothing.  Not on the switch path.
+ */
+static void pmcd_hw_clear_left(u64 left)
+{
+	u64 fixed = 0;
+	unsigned int b;
+
+	pr_info_ratelimited("CPU %d: counters 0x%llx were left enabled by pmcdrv; clearing them\n",
+			    smp_processor_id(), left);
+	for (b = 0; b < PMC_MAX_GP; b++) {
+		if (left & BIT_ULL(b)) {
+			pmcd_wr(PMC_MSR_PERFEVTSEL0 + b, 0);
+			pmcd_wr(pmcd_hw_gp_ctr0 + b, 0);
+		}
+	}
+	for (b = 0; b < PMC_MAX_FIXED; b++) {
+		if (left & BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + b)) {
+			fixed |= (u64)PMC_FIXED_CTRL_FIELD << (b * PMC_FIXED_CTRL_FIELD_BITS);
+			pmcd_wr(PMC_MSR_FIXED_CTR0 + b, 0);
+		}
+	}
+	if (fixed)
+		pmcd_wr(PMC_MSR_FIXED_CTR_CTRL, pmcd_rd(PMC_MSR_FIXED_CTR_CTRL) & ~fixed);
+}
+
+/* IPI at a claim: nothing of pmcdrv's runs, so whatever is dirty is left over. */
+static void pmcd_hw_clear_left_ipi(void *info)
+{
+	struct pmcd_hw_cpu *hc = this_cpu_ptr(&pmcd_hw_cpus);
+	unsigned int faults = this_cpu_read(pmcd_hw_cpu_faults);
+
+	if (!hc->dirty)
+		return;
+	pmcd_hw_clear_left(hc->dirty);
+	if (this_cpu_read(pmcd_hw_cpu_faults) == faults)
+		hc->dirty = 0;
+	hc->gen = 0;
+}
+
+/*
  * Disable and zero every register pmcdrv programmed on this CPU; then put
  * back the GLOBAL_CTRL bits of those counters as pmcdrv found them (their
  * event selects are zero now, so a bit set there counts nothing), and clear
@@ -400,9 +454,11 @@ unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals)
 void pmcd_hw_clear_cpu(void)
 {
 	struct pmcd_hw_cpu *hc = pmcd_hw_this();
-	u64 fixed = 0, ovf;
-	unsigned int b, fx;
+	unsigned int b, fx, faults = this_cpu_read(pmcd_hw_cpu_faults);
+	u64 fixed = 0, ovf, left = hc->dirty & ~hc->known;
 
+	if (left)
+		pmcd_hw_clear_left(left);
 	if (!hc->known)
 		goto out;
 	if (pmcd_hw_has_global)
@@ -431,6 +487,11 @@ void pmcd_hw_clear_cpu(void)
 			pmcd_wr(PMC_MSR_PERF_GLOBAL_OVF_CTRL, ovf);
 	}
 out:
+	/* A write that faulted may have left a counter enabled: try again later. */
+	if (this_cpu_read(pmcd_hw_cpu_faults) == faults)
+		hc->dirty = 0;
+	else
+		hc->dirty |= hc->known;
 	pmcd_hw_forget_cpu();
 }
 

@@ -86,6 +86,7 @@ struct pmcd_cpu {
 	u64 last[PMCDRV_MAX_EVENTS];	/* raw counter values at the last fold or start */
 	u64 t_last;			/* local_clock() at the last fold */
 	bool suspended;			/* counters stopped across suspend */
+	bool offline;			/* torn down (cpuhp): nothing starts here */
 };
 
 /* Guards the counts below, probe registration, the PMU claim and CPU owners. */

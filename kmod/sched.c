@@ -166,9 +166,15 @@ static void pmcd_ctx_note_cpu(struct pmcd_task_ctx *ctx, int cpu)
 	ctx->last_cpu = cpu;
 }
 
+/*
+ * Start @ctx's session here.  Not on a CPU whose offline callback has run:
+ * the scheduler still switches in a task that was queued there, once, to
+ * push it away (balance_push()); counters started then would stay
+ * programmed, unknown to anyone, through the CPU's death and its next INIT.
+ */
 static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
 {
-	if (!pmcd_ctx_counts(ctx))
+	if (unlikely(pc->offline) || !pmcd_ctx_counts(ctx))
 		return;
 	pmcd_ctx_note_cpu(ctx, smp_processor_id());
 	pc->active = ctx;
