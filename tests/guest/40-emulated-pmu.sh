@@ -216,8 +216,10 @@ expect_eq "unmodelled event r01c4:u (branches) counts 0" "$z" 0
 
 # ---- sampling: overflow interrupts through perf ------------------------------------
 pmis() { awk '$1 == "PMI:" { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i; print s }' /proc/interrupts; }
+# Pinned to one vCPU: a loop that migrates between vCPUs while sampled loses
+# one period now and then (open; tests/qemu/README.md, "What it cannot show").
 p0=$(pmis)
-perf record -q -e instructions:u -c 100000 -o /tmp/emupmu.data $loop "$(n 10000000)" >/dev/null 2>&1
+taskset -c 0 perf record -q -e instructions:u -c 100000 -o /tmp/emupmu.data $loop "$(n 10000000)" >/dev/null 2>&1
 p1=$(pmis)
 samples=$(perf script -i /tmp/emupmu.data -F ip 2>/dev/null | wc -l)
 expect_eq "perf record -c 100000 on 20M instructions: exactly 200 samples" "$samples" 200
