@@ -11,7 +11,10 @@
  *   region_cost path=ioctl|rdpmc
  *   n=N insns=X calls=M        (M: the pairs of "empty" that completed)
  * tests/guest/62-regions.sh checks that X is exactly N*K + C, with K from
- * tests/guest/region-cost.conf.
+ * tests/guest/region-cost.conf.  X is the least of REPEATS runs: a
+ * self-read whose page changed under it (a switch, fold or migration in
+ * the middle of it) is retried, which costs user instructions; that only
+ * ever adds to X, so the least run is the one without a retry.
  *
  * region_cost --fork EVENTS: regions across fork(), per process: the parent
  * begins "parent", forks (fork(), then syscall(SYS_fork), which runs no
@@ -48,6 +51,7 @@
 #include "libpmc.h"
 
 #define EMPTY "empty"
+#define REPEATS 5
 
 static int fail(const char *what)
 {
@@ -211,7 +215,8 @@ int main(int argc, char **argv)
 {
 	struct pmc_region_config cfg = { .events = "instructions:u" };
 	struct pmc_region_stats outer, empty;
-	int a = 1, err;
+	unsigned long long best, best_calls;
+	int a = 1, err, r;
 	long n, i;
 
 	if (argc == 3 && !strcmp(argv[1], "--fork"))
@@ -234,20 +239,27 @@ int main(int argc, char **argv)
 	printf("region_cost path=%s\n", pmc_region_fast() == 1 ? "rdpmc" : "ioctl");
 	for (; a < argc; a++) {
 		n = atol(argv[a]);
-		pmc_region_reset();
-		/* Nothing in the loop but the pair: its errors show as missing calls below. */
-		pmc_region_begin("outer");
-		for (i = 0; i < n; i++) {
-			pmc_region_begin(EMPTY);
-			pmc_region_end(EMPTY);
+		best = ~0ULL;
+		best_calls = 0;
+		for (r = 0; r < REPEATS; r++) {
+			pmc_region_reset();
+			/* Nothing in the loop but the pair: its errors show as missing calls below. */
+			pmc_region_begin("outer");
+			for (i = 0; i < n; i++) {
+				pmc_region_begin(EMPTY);
+				pmc_region_end(EMPTY);
+			}
+			pmc_region_end("outer");
+			if (pmc_region_get("outer", &outer))
+				return fail("outer");
+			if (n && pmc_region_get(EMPTY, &empty))
+				return fail(EMPTY);
+			if (outer.values[0] < best) {
+				best = outer.values[0];
+				best_calls = n ? empty.calls : 0;
+			}
 		}
-		pmc_region_end("outer");
-		if (pmc_region_get("outer", &outer))
-			return fail("outer");
-		if (n && pmc_region_get(EMPTY, &empty))
-			return fail(EMPTY);
-		printf("n=%ld insns=%llu calls=%llu\n", n, (unsigned long long)outer.values[0],
-		       n ? (unsigned long long)empty.calls : 0ULL);
+		printf("n=%ld insns=%llu calls=%llu\n", n, best, best_calls);
 	}
 	return 0;
 }
