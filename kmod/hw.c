@@ -207,7 +207,7 @@ struct pmcd_hw_cpu {
 };
 
 static DEFINE_PER_CPU(struct pmcd_hw_cpu, pmcd_hw_cpus);
-static void pmcd_hw_clear_left_ipi(void *info);
+static void pmcd_hw_clear_ipi(void *info);
 static unsigned long pmcd_hw_gen;	/* claims so far; under the caller's lock */
 /* For pmcd_hw_clear_cpu(), set at each claim: */
 static u32 pmcd_hw_gp_ctr0;		/* PMC0, or A_PMC0 with full-width writes */
@@ -237,10 +237,13 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 			goto busy;
 		}
 	}
-	/* pmcdrv's own leftovers are not another agent's: clear them first. */
+	/*
+	 * pmcdrv's own leftovers are not another agent's: clear them first
+	 * (nothing of pmcdrv runs now, so whatever is dirty is left over).
+	 */
 	pmcd_hw_gp_ctr0 = caps->flags & PMCDRV_INFO_FW_WRITE ? PMC_MSR_A_PMC0 : PMC_MSR_PMC0;
 	cpus_read_lock();
-	on_each_cpu(pmcd_hw_clear_left_ipi, NULL, 1);
+	on_each_cpu(pmcd_hw_clear_ipi, NULL, 1);
 	cpus_read_unlock();
 	/* Someone who bypasses the arbitration (firmware, another driver). */
 	pmcd_hw_usage(caps, false, &usage);
@@ -428,20 +431,6 @@ static void pmcd_hw_clear_left(u64 left)
 		pmcd_wr(PMC_MSR_FIXED_CTR_CTRL, pmcd_rd(PMC_MSR_FIXED_CTR_CTRL) & ~fixed);
 }
 
-/* IPI at a claim: nothing of pmcdrv's runs, so whatever is dirty is left over. */
-static void pmcd_hw_clear_left_ipi(void *info)
-{
-	struct pmcd_hw_cpu *hc = this_cpu_ptr(&pmcd_hw_cpus);
-	unsigned int faults = this_cpu_read(pmcd_hw_cpu_faults);
-
-	if (!hc->dirty)
-		return;
-	pmcd_hw_clear_left(hc->dirty);
-	if (this_cpu_read(pmcd_hw_cpu_faults) == faults)
-		hc->dirty = 0;
-	hc->gen = 0;
-}
-
 /*
  * Disable and zero every register pmcdrv programmed on this CPU; then put
  * back the GLOBAL_CTRL bits of those counters as pmcdrv found them (their
@@ -490,8 +479,6 @@ out:
 	/* A write that faulted may have left a counter enabled: try again later. */
 	if (this_cpu_read(pmcd_hw_cpu_faults) == faults)
 		hc->dirty = 0;
-	else
-		hc->dirty |= hc->known;
 	pmcd_hw_forget_cpu();
 }
 
