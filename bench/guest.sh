@@ -210,5 +210,23 @@ bench "bench=B5 case=loop tool=pmcdrv metric=instructions_u value=${a:-null} exp
 bench "bench=B5 case=loop tool=perf metric=instructions_u value=${b:-null} expected=$want exact=$([ "$b" = "$want" ] && echo true || echo false)"
 [ "$a" = "$want" ] && [ "$b" = "$want" ] || err "B5: pmcdrv $a, perf $b, want $want"
 
+# ---- B6: one region begin/end pair ------------------------------------------------------------
+# libpmc's pmc_region_begin/end around nothing, against perf's
+# PERF_EVENT_IOC_ENABLE + PERF_EVENT_IOC_DISABLE pair on an instructions:u
+# event: guest ns (user and kernel instructions), the least of 20 batches of
+# REGIONS pairs each (tests/guest/region_cost.c --perf, built by make tests).
+echo "bench: B6 region pair"
+REGIONS=1000
+if out=$(taskset -c "$CPU" build/tests/region_cost --perf "$REGIONS" 2>&1); then
+	p=$(sed -n 's/^perf-ioctl-pair ns=\([0-9.]*\)$/\1/p' <<<"$out")
+	path=$(sed -n 's/^region-pair path=\([a-z]*\) ns=[0-9.]*$/\1/p' <<<"$out")
+	r=$(sed -n 's/^region-pair path=[a-z]* ns=\([0-9.]*\)$/\1/p' <<<"$out")
+	bench "bench=B6 case=region-pair tool=perf metric=ns_per_pair value=${p:-null} pairs=$REGIONS"
+	bench "bench=B6 case=region-pair tool=pmcdrv metric=ns_per_pair value=${r:-null} path=${path:-none} pairs=$REGIONS"
+	[ -n "$p" ] && [ -n "$r" ] || err "B6: unexpected output of region_cost --perf: $out"
+else
+	err "region_cost --perf: $out"
+fi
+
 echo "BENCH-DONE failed=$failed"
 exit "$failed"

@@ -105,6 +105,14 @@ tables() {
 	"|---|---:|---:|---|",
 	(r(.bench == "B5")[] | "| \(.tool) | \(.value | n0) | \(.expected | n0) | \(if .exact then "yes" else "NO" end) |"),
 	"",
+	"B6: one empty region begin/end pair (libpmc) against one perf PERF_EVENT_IOC_ENABLE + DISABLE pair, guest ns",
+	"(user and kernel instructions), the least of 20 batches",
+	"",
+	"| tool | what | ns per pair |",
+	"|---|---|---:|",
+	(r(.bench == "B6")[] | "| \(.tool) | \(if .tool == "perf" then "ioctl enable + disable of an instructions:u event"
+		else "pmc_region_begin + pmc_region_end (path: \(.path))" end) | \(.value | n1) |"),
+	"",
 	"Against the targets of the switch path (docs/design.md), from the figures above",
 	"",
 	"| target | measured | met |",
@@ -128,7 +136,9 @@ tables() {
 	 ([2, 7][] as $n | ns("B3"; "self-read"; "pmcdrv-rdpmc"; $n; null; "ns_per_read") as $a | ns("B3"; "self-read"; "perf-rdpmc"; $n; null; "ns_per_read") as $b |
 	  "| B3: \($n) events, rdpmc self-read <= perf'"'"'s mmap page + rdpmc | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
 	 (ns("B4"; "start-up"; "pmcdrv"; null; null; "busy_ns_per_start") as $a | ns("B4"; "start-up"; "perf"; null; null; "busy_ns_per_start") as $b |
-	  "| B4: pmcctl run <= perf stat (busy time) | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"))
+	  "| B4: pmcctl run <= perf stat (busy time) | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
+	 (ns("B6"; "region-pair"; "pmcdrv"; null; null; "ns_per_pair") as $a | ns("B6"; "region-pair"; "perf"; null; null; "ns_per_pair") as $b |
+	  "| B6: one region begin/end pair <= perf'"'"'s ioctl enable/disable pair | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"))
 	' "$json"
 }
 
@@ -198,7 +208,10 @@ libpmc's READ, libpmc's self-read (\`pmc_self_read()\`: the thread's page and RD
 of a perf group fd, and each perf event's mmap page with RDPMC (the loop of
 \`include/uapi/linux/perf_event.h\`). B4 times \`pmcctl run\` and
 \`perf stat\` of \`true\` from bash. B5 counts \`build/progs/loop\`, whose user-mode count is
-exactly 2N + 103.
+exactly 2N + 103. B6 is \`build/tests/region_cost --perf 1000\`: 20 batches of 1,000 empty
+\`pmc_region_begin()\`/\`pmc_region_end()\` pairs in a process that opened its own session, and
+20 batches of 1,000 \`PERF_EVENT_IOC_ENABLE\` + \`PERF_EVENT_IOC_DISABLE\` pairs on a perf
+\`instructions:u\` event (the way a perf user brackets a region), the least batch of each.
 
 **Warm-up.** Each timed ping-pong first runs for 50 ms of guest time. In this guest the first
 ~30 ms after the fork are cheaper per round trip than the steady state that follows (untracked,
