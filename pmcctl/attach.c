@@ -5,7 +5,9 @@
  * thread, summed; with -p every thread of the process (/proc/PID/task,
  * rescanned until no new one appears, so that none created meanwhile is
  * missed), with -t only the threads given.  Unless -i, each session also
- * follows the threads and children its task creates after the attach.
+ * follows the threads and children its task creates after the attach.  The
+ * count ends when the tasks given are gone (as perf stat -p), --duration or
+ * SIGINT/SIGTERM.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -183,6 +186,59 @@ static int explain_eperm(int mode, pid_t id, pid_t tid)
 	return -EIO;
 }
 
+/* Is @tid alive: in /proc and neither a zombie nor dead (its counts are then final)? */
+static bool task_alive(pid_t tid)
+{
+	char path[64], line[256], *p;
+	bool alive = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f)) {
+		p = strrchr(line, ')');
+		alive = p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	}
+	fclose(f);
+	return alive;
+}
+
+/*
+ * Does any task given still run: a -t thread, or a thread of a -p process?
+ * As perf stat -p, the count ends with them, also when children they created
+ * run on (their counts so far are in the sessions').
+ */
+static bool targets_alive(const struct run_opts *o)
+{
+	struct dirent *de;
+	char path[64];
+	unsigned int i;
+	bool alive;
+	long t;
+	DIR *d;
+
+	for (i = 0; i < o->nr_ids; i++) {
+		if (o->attach == ATTACH_TID) {
+			if (task_alive(o->ids[i]))
+				return true;
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)o->ids[i]);
+		d = opendir(path);
+		if (!d)
+			continue;
+		alive = false;
+		while (!alive && (de = readdir(d)))
+			alive = parse_long(de->d_name, 1, INT_MAX, &t) && task_alive((pid_t)t);
+		closedir(d);
+		if (alive)
+			return true;
+	}
+	return false;
+}
+
 static int no_such_task(int mode, pid_t id)
 {
 	fprintf(stderr, "pmcctl run: no %s %d (it does not exist, or has exited)\n"
@@ -315,12 +371,13 @@ static int collect(struct attach_state *st, bool first, pid_t **tids, pid_t **ow
 				return 0;
 			if (!task_info(o->ids[i], &(struct task_info){ 0 }))
 				return no_such_task(o->attach, o->ids[i]);
-			err = 0;
-			*tids = realloc(*tids, (*n + 1) * sizeof(**tids));
-			if (!*tids)
-				err = -ENOMEM;
-			else
+			err = -ENOMEM;
+			no = realloc(*tids, (*n + 1) * sizeof(*no));
+			if (no) {
+				*tids = no;
 				(*tids)[(*n)++] = o->ids[i];
+				err = 0;
+			}
 		} else {
 			err = scan_threads(st, o->ids[i], tids, n);
 		}
@@ -439,6 +496,7 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 	struct attach_state st = { .o = o };
 	struct sigaction sa, old_int, old_term;
 	struct pmcdrv_read sum;
+	struct rlimit rl;
 	struct timespec ts;
 	bool all_exited = false;
 	double t0, end, left;
@@ -457,6 +515,14 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 
+	/*
+	 * One session, one open file, per thread: a process with many threads
+	 * needs more than the usual soft limit (perf raises it on EMFILE).
+	 */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	t0 = now_s();
 	ex = attach_all(&st);
 	if (ex)
@@ -464,7 +530,7 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 	end = o->duration > 0 ? t0 + o->duration : INFINITY;
 	while (!stop_sig) {
 		ex = read_all(&st, &sum, &all_exited);
-		if (ex || all_exited)
+		if (ex || all_exited || !targets_alive(o))
 			break;
 		left = end - now_s();
 		if (left <= 0)
@@ -473,7 +539,7 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 		ts.tv_nsec = left * 1e9 < POLL_NS ? (long)(left * 1e9) : POLL_NS;
 		nanosleep(&ts, NULL);
 	}
-	/* The final counts: after EXITED they no longer change. */
+	/* The final counts: the given tasks' no longer change once they are gone. */
 	if (!ex && !all_exited)
 		ex = read_all(&st, &sum, &all_exited);
 	if (!ex) {

@@ -55,7 +55,7 @@ static void run_usage(FILE *f)
 	      "\n"
 	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
 	      "unavailable, 4 counters busy, 126 CMD not executable, 127 CMD not found.  With -p/-t:\n"
-	      "0 once the tasks exited or --duration ended; after Ctrl-C (SIGINT) or SIGTERM the counts\n"
+	      "0 once the tasks given exited or --duration ended; after Ctrl-C (SIGINT) or SIGTERM the counts\n"
 	      "are printed and pmcctl ends by that signal, as perf stat (128+N in the shell); 1 no such\n"
 	      "task or not permitted, 4 also a task another pmcdrv session counts.\n", f);
 }

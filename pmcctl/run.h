@@ -63,8 +63,9 @@ int run_once_task(const struct run_opts *o, struct run_result *res);
  */
 int attach_parse_list(struct run_opts *o, int mode, const char *opt, const char *arg);
 /*
- * Count the tasks of o->ids (one session per thread, summed) until they have
- * all exited, o->duration ends or SIGINT/SIGTERM; print the counts.
+ * Count the tasks of o->ids (one session per thread, summed) until they
+ * have exited (the processes or threads given, not children they created),
+ * o->duration ends or SIGINT/SIGTERM; print the counts.
  * *sig: the signal that ended the count, 0 if none.
  */
 int run_attached(const struct run_opts *o, FILE *out, int *sig);

@@ -124,6 +124,27 @@ check "run -p --duration: counted 0.5 s to 5 s (${t} ms)" test $t -ge 500 -a $t 
 check "run -p: perf's header 'process id'" grep -q "Performance counter stats for process id '$spid'" $tmp/dur
 check "run -p --duration: the task still runs" kill -0 $spid
 
+# The process's own exit ends the count, although a child it created after the
+# attach (counted, inherited) runs on: as perf stat -p.
+rm -f $tmp/f6
+mkfifo $tmp/f6
+bash -c "read x; sleep 100 >/dev/null 2>&1 & echo \$! >$tmp/child" <$tmp/f6 &
+tpid=$!
+exec 9>$tmp/f6
+wait_blocked $tpid
+pmcctl run -e task-clock,context-switches -x, -p $tpid 2>$tmp/fork &
+cpid=$!
+wait_counting $cpid
+release
+wait $tpid
+t0=${EPOCHREALTIME/./}
+wait $cpid
+rc=$?
+t=$(((${EPOCHREALTIME/./} - t0) / 1000))
+expect_eq "run -p: the process's exit ends the count (child running on): exit 0" "$rc" 0
+check "run -p: ended within 5 s of the process's exit (${t} ms), not the child's" test $t -lt 5000
+kill "$(cat $tmp/child)"
+
 # SIGINT ends the count and prints it; the exit status is perf stat's (it
 # re-raises the signal after printing).
 pmcctl run -e task-clock -p $spid 2>$tmp/int &
