@@ -46,8 +46,10 @@ start_target() {
 	exec 9>"$fifo"
 	wait_blocked $tpid
 }
+# release [N]: a line for each of N tasks blocked on the fifo (default 1): at
+# least a byte for each of attach_target's reads, a line for a shell's read.
 release() {
-	echo x >&9
+	yes | head -n "${1:-1}" >&9
 	exec 9>&-
 }
 # value FILE EVENT: the count of EVENT in -x, output.
@@ -58,21 +60,27 @@ value() { awk -F, -v e="$2" '$3 == e { print $1 }' "$1"; }
 # (pmcctl run -p) or pmc-t1 (pmcctl run -t T1, the threads mode's first
 # thread); then released.  $rc: the counter's exit status; $val: its count.
 count_target() {
-	local name=$1 who=$2 cpid t1
+	local name=$1 who=$2 cpid t1 t
 	shift 2
 	start_target $name "$@"
 	if [ "$1" = threads ]; then
 		t1=$(ls /proc/$tpid/task | grep -vx $tpid)
 		wait_blocked $tpid "$t1"
 	fi
+	if [ "$1" = many ]; then
+		# Every thread blocked in its read.
+		for t in $(ls /proc/$tpid/task); do wait_blocked $tpid $t; done
+		[ "$(ls /proc/$tpid/task | wc -l)" = $(($2 + 1)) ] || echo "FAIL: many: not $2 + 1 threads"
+	fi
 	case $who in
-	perf) perf stat -x, -e instructions:u -p $tpid 2>$tmp/$name.out & ;;
-	pmc) pmcctl run -x, -e instructions:u -p $tpid 2>$tmp/$name.out & ;;
-	pmc-t1) pmcctl run -x, -e instructions:u -t "$t1" 2>$tmp/$name.out & ;;
+	perf) perf stat -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
+	pmc) pmcctl run -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
+	pmc-i) pmcctl run -i -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
+	pmc-t1) pmcctl run -x, -e instructions:u -t "$t1" 2>$tmp/$name.out 9>&- & ;;
 	esac
 	cpid=$!
 	wait_counting $cpid
-	release
+	if [ "$1" = many ]; then release $(($2 + 1)); else release; fi
 	# The target first: perf stat -p waits until /proc/PID is gone, zombie included.
 	wait $tpid
 	wait $cpid
@@ -106,6 +114,19 @@ if have_pmu; then
 	check "run -p threads: within 0.1% of perf stat -p ($v, perf $pv)" \
 		test $((v - pv < 0 ? pv - v : v - pv)) -le $((pv / 1000))
 
+	# -i: the threads there are at the attach only, not T2.
+	count_target f6 pmc-i threads $n0 $n1 $n2
+	v=$val
+	loops=$((2 * (n0 + n1)))
+	check "run -p -i: main and T1, not T2: $v >= $loops, < +200000" \
+		test "${v:-0}" -ge $loops -a "${v:-0}" -lt $((loops + 200000))
+
+	# 40 threads and main blocked: one session each, summed, exact.
+	k=40 n=100000
+	count_target f7 pmc many $k $n
+	expect_eq "run -p: $k + 1 threads: exit 0" "$rc" 0
+	expect_eq "run -p: $k + 1 threads, each 2N + 4, summed exactly" "$val" $(((k + 1) * (2 * n + 4)))
+
 	# -t T1: only that thread, exactly as the single-threaded target.
 	count_target f5 pmc-t1 threads $n0 $n1 $n2
 	expect_eq "run -t: the thread's exit ends the count, exit 0" "$rc" 0
@@ -132,7 +153,7 @@ bash -c "read x; sleep 100 >/dev/null 2>&1 & echo \$! >$tmp/child" <$tmp/f6 &
 tpid=$!
 exec 9>$tmp/f6
 wait_blocked $tpid
-pmcctl run -e task-clock,context-switches -x, -p $tpid 2>$tmp/fork &
+pmcctl run -e task-clock,context-switches -x, -p $tpid 2>$tmp/fork 9>&- &
 cpid=$!
 wait_counting $cpid
 release

@@ -13,6 +13,9 @@
  *                               main wakes T1 (which loops N1 and exits
  *                               alone, as in 'one'), creates T2 (loops N2),
  *                               loops N0 and joins both
+ *   attach_target many K N      K threads and main all block on stdin (one
+ *                               byte each), then each loops N times and
+ *                               exits alone: (K + 1) x (2N + 4) in all
  *   attach_target nodump        prctl(PR_SET_DUMPABLE, 0), print "ready",
  *                               sleep until killed
  *
@@ -77,6 +80,12 @@ static void *t1_main(void *unused)
 	block_loop_exit(t1_fd, t1_n, SYS_exit);
 }
 
+static void *many_main(void *unused)
+{
+	(void)unused;
+	block_loop_exit(0, t1_n, SYS_exit);
+}
+
 static void *t2_main(void *unused)
 {
 	(void)unused;
@@ -92,6 +101,19 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "one"))
 		block_loop_exit(0, arg(argv[2]), SYS_exit_group);
+	if (argc == 4 && !strcmp(argv[1], "many")) {
+		unsigned long k = arg(argv[2]), i;
+
+		t1_n = arg(argv[3]);
+		for (i = 0; i < k; i++) {
+			err = pthread_create(&t1, NULL, many_main, NULL);
+			if (err) {
+				fprintf(stderr, "attach_target: pthread_create: %s\n", strerror(err));
+				return 1;
+			}
+		}
+		block_loop_exit(0, t1_n, SYS_exit);
+	}
 	if (argc == 2 && !strcmp(argv[1], "nodump")) {
 		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)) {
 			perror("attach_target: prctl");
@@ -103,7 +125,7 @@ int main(int argc, char **argv)
 			pause();
 	}
 	if (argc != 5 || strcmp(argv[1], "threads")) {
-		fprintf(stderr, "usage: attach_target one N | threads N0 N1 N2 | nodump\n");
+		fprintf(stderr, "usage: attach_target one N | threads N0 N1 N2 | many K N | nodump\n");
 		return 2;
 	}
 	t1_n = arg(argv[3]);
