@@ -131,6 +131,8 @@ if have_pmu; then
 	count_target f5 pmc-t1 threads $n0 $n1 $n2
 	expect_eq "run -t: the thread's exit ends the count, exit 0" "$rc" 0
 	expect_eq "run -t T1: only T1, exactly 2N1 + 4" "$val" $((2 * n1 + 4))
+else
+	echo "SKIP: run -p/-t instruction counts: no PMU in this guest"
 fi
 
 # ---- the ends of a count --------------------------------------------------------------
