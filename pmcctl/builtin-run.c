@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +18,10 @@
 static void run_usage(FILE *f)
 {
 	fputs("usage: pmcctl run [options] [--] CMD [ARGS...]\n"
+	      "       pmcctl run [options] -p PID[,PID...] | -t TID[,TID...] [--duration S]\n"
 	      "\n"
-	      "Count CMD (and, by default, every process and thread it creates) from exec to exit.\n"
+	      "Count CMD (and, by default, every process and thread it creates) from exec to exit;\n"
+	      "or tasks that already run, from now until they exit, --duration ends or Ctrl-C.\n"
 	      "\n"
 	      "  -e, --event LIST     events, comma-separated, option may repeat (see 'pmcctl list'):\n"
 	      "                       instructions, cycles, ref-cycles, branches, ...; 0xUUEE (umask<<8|event);\n"
@@ -31,6 +34,13 @@ static void run_usage(FILE *f)
 	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
 	      "  -r, --repeat N       run N times; print means and the spread\n"
 	      "  -i, --no-inherit     count only the first process, not its children and threads\n"
+	      "                       (with -p/-t: only the threads there are at the attach)\n"
+	      "  -p, --pid LIST       count these running processes, comma-separated: every thread\n"
+	      "                       each has (/proc/PID/task) and, unless -i, the threads and\n"
+	      "                       children they create from now on; needs the ptrace right to\n"
+	      "                       them (same user and not setuid or non-dumpable, or CAP_SYS_PTRACE)\n"
+	      "  -t, --tid LIST       count only these threads (and, unless -i, what they create)\n"
+	      "      --duration S     with -p/-t: stop after S seconds (decimals allowed)\n"
 	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
 	      "      --msr            count through the MSR device even when pmcdrv is loaded (the\n"
 	      "                       default without it): CMD is pinned to one CPU, whose counts\n"
@@ -44,7 +54,10 @@ static void run_usage(FILE *f)
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
-	      "unavailable, 4 counters busy, 126 CMD not executable, 127 CMD not found.\n", f);
+	      "unavailable, 4 counters busy, 126 CMD not executable, 127 CMD not found.  With -p/-t:\n"
+	      "0 once the tasks given exited or --duration ended; after Ctrl-C (SIGINT) or SIGTERM the counts\n"
+	      "are printed and pmcctl ends by that signal, as perf stat (128+N in the shell); 1 no such\n"
+	      "task or not permitted, 4 also a task another pmcdrv session counts.\n", f);
 }
 
 /* The command as the report's target: 'CMD ARGS'. */
@@ -207,6 +220,26 @@ static void regions_print(FILE *f, const struct run_opts *o, const struct region
 	region_report_print(f, &r, &o->c.events, t, t->runs);
 }
 
+/* -p/-t: count the running tasks; *sig: the signal that ended the count, or 0. */
+static int run_tasks(struct run_opts *o, int *sig)
+{
+	FILE *out;
+	int ex;
+
+	ex = prepare_events(&o->c.events, o->c.device, "run");
+	if (ex)
+		return ex;
+	out = count_output(&o->c, "run");
+	if (!out)
+		return -EIO;
+	ex = run_attached(o, out, sig);
+	if (out != stderr && fclose(out) && !ex) {
+		fprintf(stderr, "pmcctl run: -o %s: %s\n", o->c.out_path, strerror(errno));
+		return -EIO;
+	}
+	return ex;
+}
+
 /* Count CMD o.repeat times and print the counts; *status: the last run's wait status. */
 static int run(int argc, char **argv, int *status)
 {
@@ -222,7 +255,20 @@ static int run(int argc, char **argv, int *status)
 	*status = 0;
 	ex = run_parse_opts(argc, argv, &o, "run", run_usage);
 	if (ex || o.c.help)
+		goto out_ids;
+	if (o.attach) {
+		int sig;
+
+		ex = run_tasks(&o, &sig);
+		free(o.ids);
+		/* As perf stat: the counts printed, end by the signal that stopped them. */
+		if (!ex && sig) {
+			signal(sig, SIG_DFL);
+			raise(sig);
+			*status = sig;	/* a wait status: killed by @sig */
+		}
 		return ex;
+	}
 	ex = choose_path(&o);
 	if (ex)
 		return ex;
@@ -296,6 +342,9 @@ static int run(int argc, char **argv, int *status)
 		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.c.out_path, strerror(errno));
 		return -EIO;
 	}
+	return ex;
+out_ids:
+	free(o.ids);
 	return ex;
 }
 

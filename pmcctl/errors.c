@@ -32,6 +32,8 @@ const char *pmcctl_module_hint(int err)
 	case -EACCES:
 	case -EPERM:
 		return "no permission on the device: join the group that owns it (group pmc under the packages' udev rule: sudo usermod -aG pmc $USER, then log in again), or run as root";
+	case -EMFILE:
+		return "too many open files: 'pmcctl run -p/-t' opens one session per thread; raise the limit (ulimit -n) or count fewer threads (-t)";
 	default:
 		return "the pmcdrv device could not be opened";
 	}

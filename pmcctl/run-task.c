@@ -21,12 +21,13 @@
 #include "run.h"
 
 #define MAX_REPEAT 100000
+#define MAX_DURATION_S (365.0 * 24 * 3600)
 
 int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		   void (*usage)(FILE *f))
 {
 	bool compare = strcmp(cmd, "run");
-	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS };
+	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION };
 	static const struct option opts[] = {
 		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -36,10 +37,14 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "regions", no_argument, NULL, OPT_REGIONS },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool msr_opt = false;
+	bool msr_opt = false, repeat_opt = false;
+	char *end;
 	long n;
 	int c, ex;
 
@@ -48,7 +53,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	o->repeat = 1;
 	o->cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:h", opts, NULL)) != -1) {
 		if (count_opt_owns(c)) {
 			ex = count_opt(&o->c, c, optarg, cmd);
 			if (ex)
@@ -63,6 +68,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 				return -EINVAL;
 			}
 			o->repeat = (unsigned int)n;
+			repeat_opt = true;
 			break;
 		case 'i':
 			o->inherit = false;
@@ -93,6 +99,22 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		case OPT_REGIONS:
 			o->regions = true;
 			break;
+		case 'p':
+		case 't':
+			ex = attach_parse_list(o, c == 'p' ? ATTACH_PID : ATTACH_TID, c == 'p' ? "-p" : "-t", optarg);
+			if (ex)
+				return ex;
+			break;
+		case OPT_DURATION:
+			errno = 0;
+			o->duration = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->duration > 0) ||
+			    o->duration > MAX_DURATION_S) {
+				fprintf(stderr, "pmcctl %s: --duration '%s': give seconds, more than 0 (e.g. 1 or 0.5)\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			o->c.help = true;
@@ -121,6 +143,29 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	}
 	if (o->msr && o->c.device) {
 		fprintf(stderr, "pmcctl %s: -d names the pmcdrv device; with --msr use --msr-device\n", cmd);
+		return -EINVAL;
+	}
+	if (compare && (o->attach || o->duration > 0)) {
+		fprintf(stderr, "pmcctl compare: -p, -t and --duration are options of 'pmcctl run'; "
+			"compare runs its command under both counters\n");
+		return -EINVAL;
+	}
+	if (o->attach) {
+		if (optind < argc) {
+			fprintf(stderr, "pmcctl %s: -p/-t count tasks that already run; '%s' is a command to start: "
+				"give either -p/-t or a command, not both\n", cmd, argv[optind]);
+			return -EINVAL;
+		}
+		if (msr_opt || o->regions || repeat_opt) {
+			fprintf(stderr, "pmcctl %s: -p/-t count through pmcdrv's task sessions: --msr, --msr-device, "
+				"-C, -f, --regions and -r belong to counting a command; drop them\n", cmd);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (o->duration > 0) {
+		fprintf(stderr, "pmcctl %s: --duration limits counting tasks that already run (-p/-t); "
+			"a command is counted until it exits\n", cmd);
 		return -EINVAL;
 	}
 	if (optind >= argc) {
@@ -202,15 +247,11 @@ fail:
 	return -EIO;
 }
 
-int run_once_task(const struct run_opts *o, struct run_result *res)
+int task_session_open(const struct run_opts *o, struct pmc_session **out)
 {
 	struct pmc_session *s;
-	struct rusage ru;
-	int pipefd[2], msg[2], err, ex, rfd = -1;
 	unsigned int i;
-	ssize_t n;
-	pid_t pid;
-	double t0;
+	int err;
 
 	err = pmc_session_open(o->c.device, &s);
 	if (err)
@@ -220,10 +261,25 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	pmc_session_set_inherit(s, o->inherit);
 	err = pmc_session_config(s);
 	if (err) {
-		ex = session_error("run", "cannot configure the events", err);
 		pmc_session_close(s);
-		return ex;
+		return session_error("run", "cannot configure the events", err);
 	}
+	*out = s;
+	return 0;
+}
+
+int run_once_task(const struct run_opts *o, struct run_result *res)
+{
+	struct pmc_session *s;
+	struct rusage ru;
+	int pipefd[2], msg[2], err, ex, rfd = -1;
+	ssize_t n;
+	pid_t pid;
+	double t0;
+
+	err = task_session_open(o, &s);
+	if (err)
+		return err;
 	res->regions = NULL;
 	res->regions_len = 0;
 	if (o->regions) {

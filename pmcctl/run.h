@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "pmcctl.h"
 
@@ -19,6 +20,12 @@ struct run_opts {
 	int cpu;		/* -C; -1: the CPU pmcctl is on */
 	bool force;
 	bool regions;		/* --regions (run only): the command's region tables */
+	/* Attaching to running tasks (run only, attach.c): -p or -t instead of CMD. */
+	enum { ATTACH_NONE, ATTACH_PID, ATTACH_TID } attach;
+	const char *attach_arg;	/* the list as given, for the report */
+	pid_t *ids;		/* the parsed list (malloc'd), nr_ids of them */
+	unsigned int nr_ids;
+	double duration;	/* --duration seconds; 0 without */
 };
 
 /* One measured run. */
@@ -38,11 +45,29 @@ struct run_result {
 int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		   void (*usage)(FILE *f));
 /*
+ * A task session with o's events and inheritance, configured, not attached
+ * yet: *out.  Errors are explained; returns the error to exit with.
+ */
+int task_session_open(const struct run_opts *o, struct pmc_session **out);
+/*
  * Run the command once under a new task session.  With o->regions the
  * command gets the session and a file for its region tables through the
  * environment (PMCDRV_REGIONS, _SESSION, _EVENTS: libpmc.h), and
  * res->regions holds what it wrote; the caller frees it.
  */
 int run_once_task(const struct run_opts *o, struct run_result *res);
+
+/*
+ * -p PID[,PID...] / -t TID[,TID...]: parse @arg into o->ids (malloc'd);
+ * -EINVAL after naming the bad part.
+ */
+int attach_parse_list(struct run_opts *o, int mode, const char *opt, const char *arg);
+/*
+ * Count the tasks of o->ids (one session per thread, summed) until they
+ * have exited (the processes or threads given, not children they created),
+ * o->duration ends or SIGINT/SIGTERM; print the counts.
+ * *sig: the signal that ended the count, 0 if none.
+ */
+int run_attached(const struct run_opts *o, FILE *out, int *sig);
 
 #endif /* PMCDRV_PMCCTL_RUN_H */
