@@ -19,7 +19,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
-	{ "run", cmd_run, "count a command, like perf stat" },
+	{ "run", cmd_run, "count a command, or running tasks (-p, -t), like perf stat" },
 	{ "stat", cmd_stat, "count whole CPUs: all (-a) or a list (-C), like perf stat -a" },
 	{ "compare", cmd_compare, "count a command with pmcdrv and with perf_event, side by side" },
 	{ "list", cmd_list, "list the events this CPU supports" },
