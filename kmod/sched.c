@@ -226,6 +226,9 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 	if (ctx)
 		pmcd_cpu_sched_in(pc, ctx);
 out:
+	/* RDPMC only for a thread with its own self-read page (selfread.c). */
+	if (unlikely(READ_ONCE(pmcd_self_nr_maps)))
+		pmcd_self_pce_switch(next, ctx);
 	rcu_read_unlock();
 }
 
@@ -549,6 +552,7 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 
 	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
 		pmcd_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
+	pmcd_self_init();
 	for_each_kernel_tracepoint(pmcd_find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
 		if (!pmcd_tps[i]) {
@@ -563,4 +567,5 @@ void pmcd_sched_exit(void)
 {
 	/* No session is left (each holds the module); stop a fold still queued. */
 	cancel_delayed_work_sync(&pmcd_fold_work);
+	pmcd_self_exit();
 }
