@@ -252,7 +252,9 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 		WRITE_ONCE(ctx->self, fresh);
 		fresh = NULL;
 		pc = this_cpu_ptr(&pmcd_cpus);
-		if (pc->active == ctx)
+		if (pc->active == ctx && ctx->self->rdpmc && !pmcd_hw_clean_for(s->id))
+			pmcd_cpu_restart(pc);	/* scrubbed, and pmcd_self_start() */
+		else if (pc->active == ctx)
 			pmcd_self_start(pc, NULL);
 		else
 			pmcd_self_publish(ctx->self, s, false);

@@ -72,6 +72,16 @@ static inline void pmcd_self_folded(struct pmcd_cpu *pc, const u64 *raw)
 		pmcd_self_fold(pc, raw);
 }
 
+/*
+ * May @ctx's thread read its counters with RDPMC (it has a self-read
+ * record of a session with hardware events: a page, or soon one)?  NULL:
+ * no task, a CPU session.
+ */
+static inline bool pmcd_self_rdpmc(const struct pmcd_task_ctx *ctx)
+{
+	return ctx && ctx->self && ctx->self->rdpmc;
+}
+
 static inline void pmcd_self_switched(struct pmcd_task_ctx *ctx)
 {
 	if (ctx && ctx->self)

@@ -16,6 +16,9 @@
  *    threads without one fault on every RDPMC, whether they share a CPU
  *    with it, run on another or migrate, beside another process's
  *    spinners; the page's thread faults once it unmapped it;
+ *  - no other session's counts: after another process counted every
+ *    counter of CPU 0 and blocked, a thread that maps its page there reads
+ *    0 from every counter but its own, and no more than its own count;
  *  - fork while reading: the inherited reader says -ECHILD, the child has
  *    no page and RDPMC raises SIGSEGV there, its own reader is fast and
  *    monotonic; the parent's reads stay monotonic meanwhile;
@@ -50,6 +53,7 @@
 
 static struct check_state st;
 static bool have_pmu;
+static unsigned int num_gp, num_fixed;
 static long page_size;
 
 #define HW_EVENTS	"instructions:u,cycles:u,r00c0:u"	/* fixed 0, fixed 1, GP */
@@ -482,6 +486,94 @@ static void test_thread_pce(void)
 	pmc_session_close(s);
 }
 
+/* ---- no other session's counts through RDPMC ------------------------------------------- */
+
+#define ALL_COUNTERS "instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u"
+
+/* RDPMC of counter @ecx (bit 30: fixed) in this thread; on_segv_tl installed. */
+static bool rdpmc_tl(uint32_t ecx, uint64_t *val)
+{
+	uint32_t lo, hi;
+
+	if (sigsetjmp(tl_segv, 1))
+		return false;
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	*val = (uint64_t)hi << 32 | lo;
+	return true;
+}
+
+/*
+ * Another process counts every counter of CPU 0 in its own session and
+ * blocks there (its counts stay in the stopped counters); then this
+ * thread, counting one GP event on CPU 0, maps its page: every counter but
+ * its own reads 0, and its own no more than its own count.
+ */
+static void test_stale(void)
+{
+	struct sigaction sa = { .sa_handler = on_segv_tl }, old;
+	int go[2], done[2], status, bad = 0;
+	struct pmcdrv_read rd;
+	struct pmc_session *s;
+	struct pmc_self *r;
+	char c = 0, why[256] = "";
+	uint64_t v, own = 0;
+	unsigned int i;
+	pid_t pid;
+
+	if (pipe(go) || pipe(done))
+		die("pipe", -errno);
+	pin(0);
+	s = session("r10000c0:u", false);	/* GP counter 0 (cmask 1: no fixed counter) */
+	attach_self(s);
+	pid = fork();
+	if (pid == 0) {
+		struct pmc_session *t = session(ALL_COUNTERS, false);
+
+		attach_self(t);
+		spin(1000000);
+		if (write(done[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	if (read(done[0], &c, 1) != 1)
+		die("the other process", -EIO);
+	sigaction(SIGSEGV, &sa, &old);
+	if (pmc_self_open(s, &r))
+		die("pmc_self_open", -EIO);
+	for (i = 0; i < num_gp + num_fixed; i++) {
+		uint32_t ecx = i < num_gp ? i : (1U << 30) | (i - num_gp);
+
+		if (!rdpmc_tl(ecx, &v)) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), " RDPMC 0x%x faulted;", ecx);
+			bad++;
+		} else if (ecx == 0) {
+			own = v;
+		} else if (v) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), " counter 0x%x reads %llu;",
+				 ecx, (unsigned long long)v);
+			bad++;
+		}
+	}
+	pmc_session_read(s, &rd);
+	sigaction(SIGSEGV, &old, NULL);
+	CHECK(&st, !bad, "RDPMC: after another session counted on this CPU, every counter but the thread's own reads 0",
+	      "%s", why);
+	CHECK(&st, own <= rd.values[0],
+	      "RDPMC: the thread's own counter holds no more than its own count",
+	      "raw %llu, its count %llu", (unsigned long long)own, (unsigned long long)rd.values[0]);
+	pmc_self_close(r);
+	if (write(go[1], &c, 1) != 1)
+		die("the other process", -EIO);
+	waitpid(pid, &status, 0);
+	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == 0, "RDPMC: the other process counted",
+	      "status 0x%x", status);
+	close(go[0]);
+	close(go[1]);
+	close(done[0]);
+	close(done[1]);
+	pmc_session_close(s);
+}
+
 /* ---- fork while reading ----------------------------------------------------------------- */
 
 static int child_main(struct pmc_session *s, struct pmc_self *inherited)
@@ -762,6 +854,8 @@ int main(void)
 		die("INFO", err);
 	pmc_session_close(s);
 	have_pmu = info.flags & PMCDRV_INFO_ARCH_PERFMON;
+	num_gp = info.num_gp;
+	num_fixed = info.num_fixed;
 	pin(0);
 
 	test_no_page_segv();
@@ -774,6 +868,7 @@ int main(void)
 		test_exact();
 		test_threads();
 		test_thread_pce();
+		test_stale();
 		test_fork();
 		test_no_page_segv();
 		figure_perf_read();
