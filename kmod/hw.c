@@ -204,6 +204,8 @@ struct pmcd_hw_cpu {
 	u64 known;			/* counters (GLOBAL_CTRL bits) we programmed */
 	u64 evtsel[PMC_MAX_GP];		/* PERFEVTSELx of a known GP counter */
 	u64 val[PMC_GLOBAL_FIXED_SHIFT + PMC_MAX_FIXED];	/* a stopped counter's value */
+	u64 zero;			/* counters known to hold 0 (not counting) */
+	u64 clean_for;			/* owner whose counts alone the counters hold; 0: unknown */
 };
 
 static DEFINE_PER_CPU(struct pmcd_hw_cpu, pmcd_hw_cpus);
@@ -212,6 +214,7 @@ static unsigned long pmcd_hw_gen;	/* claims so far; under the caller's lock */
 /* For pmcd_hw_clear_cpu(), set at each claim: */
 static u32 pmcd_hw_gp_ctr0;		/* PMC0, or A_PMC0 with full-width writes */
 static bool pmcd_hw_has_global;		/* version >= 2 */
+static u64 pmcd_hw_all;			/* GLOBAL_CTRL bits of every counter */
 
 static void pmcd_hw_release_gp(unsigned int n)
 {
@@ -256,6 +259,7 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 	/* Whatever we knew of the registers is stale: others could write them. */
 	WRITE_ONCE(pmcd_hw_gen, pmcd_hw_gen + 1);
 	pmcd_hw_has_global = pm->version >= 2;
+	pmcd_hw_all = pmc_counter_mask(pm);
 	return 0;
 
 busy:
@@ -289,6 +293,8 @@ static struct pmcd_hw_cpu *pmcd_hw_this(void)
 		hc->global_known = false;
 		hc->fixed_known = false;
 		hc->known = 0;
+		hc->zero = 0;
+		hc->clean_for = 0;
 	}
 	return hc;
 }
@@ -337,12 +343,46 @@ static void pmcd_hw_set_fixed(struct pmcd_hw_cpu *hc, u64 clear, u64 set)
 	pmcd_hw_update(PMC_MSR_FIXED_CTR_CTRL, &hc->fixed_known, &hc->fixed_ctrl, clear, set);
 }
 
-unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw)
+/*
+ * Zero every counter of this CPU not known to be zero: none of them counts
+ * now (between a stop and a start), so only the values change.  A counter
+ * pmcdrv never programmed under this claim may hold what perf_events or
+ * firmware left in it.
+ */
+static void pmcd_hw_scrub(struct pmcd_hw_cpu *hc)
+{
+	u64 left = pmcd_hw_all & ~hc->zero;
+	unsigned int b;
+
+	for (b = 0; b < ARRAY_SIZE(hc->val); b++) {
+		if (!(left & BIT_ULL(b)))
+			continue;
+		if (b < PMC_GLOBAL_FIXED_SHIFT)
+			pmcd_wr(pmcd_hw_gp_ctr0 + b, 0);
+		else
+			pmcd_wr(PMC_MSR_FIXED_CTR0 + b - PMC_GLOBAL_FIXED_SHIFT, 0);
+		hc->val[b] = 0;
+	}
+	hc->zero |= left;
+}
+
+bool pmcd_hw_clean_for(u64 owner)
+{
+	return pmcd_hw_this()->clean_for == owner;
+}
+
+unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool scrub)
 {
 	struct pmcd_hw_cpu *hc = pmcd_hw_this();
 	unsigned int i, faults = this_cpu_read(pmcd_hw_cpu_faults);
 	u32 b;
 
+	if (hc->clean_for != owner) {
+		if (scrub)
+			pmcd_hw_scrub(hc);
+		/* Scrubbed: only @owner's counts from now on; else a mix. */
+		hc->clean_for = scrub ? owner : 0;
+	}
 	for (i = 0; i < p->nr; i++) {
 		b = p->idx[i];
 		if (!(hc->known & BIT_ULL(b))) {
@@ -359,6 +399,7 @@ unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw)
 			pmcd_wr(p->sel_msr[i], p->evtsel[i]);
 			hc->evtsel[b] = p->evtsel[i];
 		}
+		hc->zero &= ~BIT_ULL(b);
 		raw[i] = hc->val[b];
 	}
 	if (p->fixed_ctrl_mask)

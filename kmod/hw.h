@@ -63,7 +63,16 @@ void pmcd_hw_release(const struct pmcd_hw_caps *caps);
  * otherwise ignored; start and stop return how many of theirs failed (the
  * session's share, reported by READ).
  */
-unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw);
+/*
+ * start's @owner: who counts with @p (a session's id, never 0).  @scrub: a
+ * thread that may execute RDPMC runs now, so before @p starts every counter
+ * of the CPU that may hold another owner's count is zeroed (@p's own
+ * counters start from 0 then); free while the counters hold only @owner's
+ * counts or zeros.  pmcd_hw_clean_for(): would a start for @owner scrub
+ * nothing?
+ */
+unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool scrub);
+bool pmcd_hw_clean_for(u64 owner);
 void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
 unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);
 void pmcd_hw_clear_cpu(void);

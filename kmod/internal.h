@@ -45,6 +45,7 @@ struct pmcd_session {
 	bool secure_exec;		/* under pmcd_hash_lock: a task exec'd a setuid image */
 	kgid_t dev_gid;			/* the device's group at open (perm.c) */
 	int cpu;			/* a CPU session's CPU; -1 for a task session */
+	u64 id;				/* unique, never 0: whose counts a counter holds (hw.c) */
 	unsigned int nr_events;
 	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];
 	s8 hw_slot[PMCDRV_MAX_EVENTS];	/* event -> prog slot, -1 for software */
@@ -118,6 +119,7 @@ int pmcd_probes_get(void);
 void pmcd_probes_put(void);
 void pmcd_fold_arm(void);
 void pmcd_cpu_start(struct pmcd_cpu *pc);
+void pmcd_cpu_restart(struct pmcd_cpu *pc);
 void pmcd_cpu_fold_stop(struct pmcd_cpu *pc);
 void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch);
 void pmcd_ipi_start(void *info);

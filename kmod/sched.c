@@ -137,7 +137,7 @@ void pmcd_cpu_start(struct pmcd_cpu *pc)
 
 	cpumask_set_cpu(smp_processor_id(), &s->loaded);
 	if (s->prog.nr) {
-		faults = pmcd_hw_start(&s->prog, pc->last);
+		faults = pmcd_hw_start(&s->prog, pc->last, s->id, pmcd_self_rdpmc(pc->active));
 		if (unlikely(faults))
 			atomic64_add(faults, &s->hw_faults);
 	} else {
@@ -182,6 +182,19 @@ static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
 	pmcd_cpu_start(pc);
 }
 
+/*
+ * Stop pc->active's session here and start it again: a thread that just
+ * became able to read its counters with RDPMC gets them scrubbed (hw.c).
+ * IRQs off, pc->active set.
+ */
+void pmcd_cpu_restart(struct pmcd_cpu *pc)
+{
+	struct pmcd_task_ctx *ctx = pc->active;
+
+	pmcd_cpu_sched_out(pc, false);
+	pmcd_cpu_sched_in(pc, ctx);
+}
+
 /* Fold and stop whatever runs here: a tracked task's or a CPU session's counters. */
 void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
 {
@@ -210,7 +223,13 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 	rcu_read_lock();
 	ctx = pmcd_lookup(next);
 	if (pc->active) {
-		if (ctx && ctx->sess == pc->sess && pmcd_ctx_counts(ctx)) {
+		/*
+		 * Unless @next may read the counters with RDPMC while they can
+		 * hold another session's counts: then they stop and start
+		 * again, zeroed (hw.c).
+		 */
+		if (ctx && ctx->sess == pc->sess && pmcd_ctx_counts(ctx) &&
+		    (likely(!pmcd_self_rdpmc(ctx)) || pmcd_hw_clean_for(ctx->sess->id))) {
 			/*
 			 * Both tasks are the session's: its counts are one sum,
 			 * so its counters keep running, untouched.
@@ -226,6 +245,9 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 	if (ctx)
 		pmcd_cpu_sched_in(pc, ctx);
 out:
+	/* RDPMC only for a thread with its own self-read page (selfread.c). */
+	if (unlikely(READ_ONCE(pmcd_self_nr_maps)))
+		pmcd_self_pce_switch(next, ctx);
 	rcu_read_unlock();
 }
 
@@ -549,6 +571,7 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 
 	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
 		pmcd_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
+	pmcd_self_init();
 	for_each_kernel_tracepoint(pmcd_find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
 		if (!pmcd_tps[i]) {
@@ -563,4 +586,5 @@ void pmcd_sched_exit(void)
 {
 	/* No session is left (each holds the module); stop a fold still queued. */
 	cancel_delayed_work_sync(&pmcd_fold_work);
+	pmcd_self_exit();
 }

@@ -20,18 +20,24 @@
  * update either whole or not at all, and retries on a changed sequence
  * (compiler barriers suffice, as for perf's page).
  *
- * RDPMC at CPL 3 needs CR4.PCE.  pmcdrv uses the kernel's own rule for it
- * (arch/x86/events/core.c, x86_pmu_event_mapped() and switch_mm_irqs_off()
+ * RDPMC at CPL 3 needs CR4.PCE, and pmcdrv sets it only while a thread
+ * that mapped its page runs.  The kernel's rule is per process
+ * (arch/x86/events/core.c, x86_pmu_event_mapped(), and switch_mm_irqs_off()
  * in arch/x86/mm/tlb.c): mm->context.perf_rdpmc_allowed counts mappings of
- * a process; while non-zero the kernel sets CR4.PCE whenever it switches to
- * that process's address space and clears it for any other.  Each mapping
- * of a page of a session with hardware events counts one (vm_ops open and
- * close), and the first and last update the CPUs running the process.
- * Never for everyone, never for a process without a mapping.
+ * a process, and while it is non-zero the kernel sets CR4.PCE whenever it
+ * switches to that address space and clears it for any other.  Each mapping
+ * of a page of a session with hardware events counts one there (vm_ops open
+ * and close), so the kernel never opens RDPMC to another process; and the
+ * switch probe narrows it to the thread (pmcd_self_pce_switch()): a thread
+ * of such a process without a page of its own gets CR4.PCE cleared, also
+ * after switch_mm_irqs_off() has set it (a hard irq_work, which runs as the
+ * switch re-enables interrupts, before the thread is back in user space).
+ * Never for everyone, never for a thread without a mapping.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/gfp.h>
+#include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/mm_types.h>
 #include <linux/rculist.h>
@@ -53,7 +59,7 @@ static_assert(sizeof(struct pmcdrv_self_page) <= PAGE_SIZE);
 /* Mapped pages of sessions with hardware events, for the fork probe. */
 static LIST_HEAD(pmcd_self_maps);
 static DEFINE_RAW_SPINLOCK(pmcd_self_lock);
-static unsigned int pmcd_self_nr_maps;	/* READ_ONCE outside the lock */
+unsigned int pmcd_self_nr_maps;	/* READ_ONCE outside the lock */
 
 /* ---- the thread's counts: its CPU, IRQs off -------------------------------- */
 
@@ -246,7 +252,9 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 		WRITE_ONCE(ctx->self, fresh);
 		fresh = NULL;
 		pc = this_cpu_ptr(&pmcd_cpus);
-		if (pc->active == ctx)
+		if (pc->active == ctx && ctx->self->rdpmc && !pmcd_hw_clean_for(s->id))
+			pmcd_cpu_restart(pc);	/* scrubbed, and pmcd_self_start() */
+		else if (pc->active == ctx)
 			pmcd_self_start(pc, NULL);
 		else
 			pmcd_self_publish(ctx->self, s, false);
@@ -264,16 +272,114 @@ out_unlock:
 	return err;
 }
 
-/* ---- CR4.PCE through mm->context.perf_rdpmc_allowed ---------------------------- */
+/* ---- CR4.PCE: per thread, within the kernel's per-process rule ------------------ */
 
-/* IPI: CR4.PCE on this CPU as switch_mm_irqs_off() would set it for @mm. */
+/* Mappings of pmcdrv pages in @mm (counted in its perf_rdpmc_allowed). */
+static int pmcd_self_maps_in(const struct mm_struct *mm)
+{
+	const struct pmcd_self *self;
+	unsigned long flags;
+	int n = 0;
+
+	raw_spin_lock_irqsave(&pmcd_self_lock, flags);
+	list_for_each_entry(self, &pmcd_self_maps, node)
+		if (self->mm == mm)
+			n += self->nr_maps;
+	raw_spin_unlock_irqrestore(&pmcd_self_lock, flags);
+	return n;
+}
+
+/*
+ * Should @t, a task with an address space, run with CR4.PCE?  Yes when it
+ * has its own page mapped; otherwise only if perf_events allows RDPMC in
+ * its process (mappings there beyond pmcdrv's).  NULL: does the kernel's
+ * rule (the process has a mapping) set it here?  RCU read side, IRQs off.
+ */
+static bool pmcd_self_pce_want(struct task_struct *t, const struct pmcd_task_ctx *ctx)
+{
+	const struct pmcd_self *self = ctx ? READ_ONCE(ctx->self) : NULL;
+	int allowed = atomic_read(&t->mm->context.perf_rdpmc_allowed);
+
+	if (self && READ_ONCE(self->nr_maps) && READ_ONCE(self->mm) == t->mm)
+		return true;
+	return allowed > 0 && allowed > pmcd_self_maps_in(t->mm);
+}
+
+/* The task this CPU's irq_work takes CR4.PCE away from, after its switch. */
+static DEFINE_PER_CPU(struct task_struct *, pmcd_pce_target);
+
+static void pmcd_self_pce_fix(struct irq_work *work)
+{
+	if (current == __this_cpu_read(pmcd_pce_target))
+		cr4_clear_bits_irqsoff(X86_CR4_PCE);
+	__this_cpu_write(pmcd_pce_target, NULL);
+}
+
+/* Hard: on PREEMPT_RT too it runs in the interrupt, before user space. */
+static DEFINE_PER_CPU(struct irq_work, pmcd_pce_work);
+
+/*
+ * sched_switch, IRQs off, RCU read side, while some page is mapped: CR4.PCE
+ * for @next (@ctx: its context, or NULL).  The probe runs before
+ * switch_mm_irqs_off(), which sets the bit for the whole process when it
+ * changes address space (or leaves a lazy one): a thread of the process
+ * without its own page loses it again in the irq_work above.  A kernel
+ * thread runs no user code: nothing to do.
+ */
+void pmcd_self_pce_switch(struct task_struct *next, const struct pmcd_task_ctx *ctx)
+{
+	if (!next->mm)
+		return;
+	if (pmcd_self_pce_want(next, ctx)) {
+		cr4_set_bits_irqsoff(X86_CR4_PCE);
+		return;
+	}
+	if (!atomic_read(&next->mm->context.perf_rdpmc_allowed))
+		return;		/* the kernel's own rule clears it */
+	cr4_clear_bits_irqsoff(X86_CR4_PCE);
+	__this_cpu_write(pmcd_pce_target, next);
+	irq_work_queue(this_cpu_ptr(&pmcd_pce_work));
+}
+
+/*
+ * Module init, before any probe.  Not a static initializer: a module's
+ * per-CPU initial values are copied without their relocations (Linux 6.1,
+ * kernel/module/main.c: layout_and_allocate() clears SHF_ALLOC of the
+ * per-CPU section, and apply_relocations() skips sections without it), so a
+ * function pointer there reads NULL.
+ */
+void pmcd_self_init(void)
+{
+	struct irq_work *work;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		work = per_cpu_ptr(&pmcd_pce_work, cpu);
+		*work = IRQ_WORK_INIT_HARD(pmcd_self_pce_fix);
+	}
+}
+
+/* Module exit, the probes gone: no irq_work of pmcdrv's may still run. */
+void pmcd_self_exit(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&pmcd_pce_work, cpu));
+}
+
+/* IPI after a first or last mapping in @mm: CR4.PCE here as the switch would set it. */
 static void pmcd_self_pce_ipi(void *info)
 {
 	struct mm_struct *mm = info;
+	bool want;
 
-	if (current->active_mm != mm)
+	if (current->mm != mm)
 		return;
-	if (atomic_read(&mm->context.perf_rdpmc_allowed))
+	rcu_read_lock();
+	want = pmcd_self_pce_want(current, pmcd_lookup(current));
+	rcu_read_unlock();
+	if (want)
 		cr4_set_bits_irqsoff(X86_CR4_PCE);
 	else
 		cr4_clear_bits_irqsoff(X86_CR4_PCE);
@@ -283,7 +389,6 @@ static void pmcd_self_pce_ipi(void *info)
 static void pmcd_self_map_count(struct pmcd_self *self, struct mm_struct *mm, bool add)
 {
 	unsigned long flags;
-	bool update;
 
 	if (!self->rdpmc)
 		return;
@@ -297,12 +402,15 @@ static void pmcd_self_map_count(struct pmcd_self *self, struct mm_struct *mm, bo
 	}
 	WRITE_ONCE(pmcd_self_nr_maps, pmcd_self_nr_maps + (add ? 1 : -1));
 	if (add)
-		update = atomic_inc_return(&mm->context.perf_rdpmc_allowed) == 1;
+		atomic_inc(&mm->context.perf_rdpmc_allowed);
 	else
-		update = atomic_dec_return(&mm->context.perf_rdpmc_allowed) == 0;
+		atomic_dec(&mm->context.perf_rdpmc_allowed);
 	raw_spin_unlock_irqrestore(&pmcd_self_lock, flags);
-	if (update)
-		on_each_cpu_mask(mm_cpumask(mm), pmcd_self_pce_ipi, mm, 1);
+	/*
+	 * Per thread: the mapping thread gains CR4.PCE now, and a thread whose
+	 * page another thread unmaps loses it, wherever it runs.
+	 */
+	on_each_cpu_mask(mm_cpumask(mm), pmcd_self_pce_ipi, mm, 1);
 }
 
 /*

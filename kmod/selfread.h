@@ -44,6 +44,12 @@ void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw);
 void pmcd_self_fold(struct pmcd_cpu *pc, const u64 *raw);
 void pmcd_self_fork(struct task_struct *parent, struct task_struct *child);
 void pmcd_self_put(struct pmcd_self *self);
+void pmcd_self_pce_switch(struct task_struct *next, const struct pmcd_task_ctx *ctx);
+void pmcd_self_init(void);
+void pmcd_self_exit(void);
+
+/* Mappings of self-read pages (with RDPMC) anywhere: READ_ONCE. */
+extern unsigned int pmcd_self_nr_maps;
 
 /* pc->active begins counting here, from the raw values @raw (NULL: read them). */
 static inline void pmcd_self_in(struct pmcd_cpu *pc, const u64 *raw)
@@ -64,6 +70,16 @@ static inline void pmcd_self_folded(struct pmcd_cpu *pc, const u64 *raw)
 {
 	if (pc->active && pc->active->self)
 		pmcd_self_fold(pc, raw);
+}
+
+/*
+ * May @ctx's thread read its counters with RDPMC (it has a self-read
+ * record of a session with hardware events: a page, or soon one)?  NULL:
+ * no task, a CPU session.
+ */
+static inline bool pmcd_self_rdpmc(const struct pmcd_task_ctx *ctx)
+{
+	return ctx && ctx->self && ctx->self->rdpmc;
 }
 
 static inline void pmcd_self_switched(struct pmcd_task_ctx *ctx)

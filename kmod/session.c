@@ -120,6 +120,7 @@ static void pmcd_pool_refill(struct work_struct *work)
 
 struct pmcd_session *pmcd_session_create(kgid_t dev_gid)
 {
+	static atomic64_t ids = ATOMIC64_INIT(0);
 	struct pmcd_session *s = kzalloc(sizeof(*s), GFP_KERNEL);
 
 	if (!s)
@@ -131,6 +132,7 @@ struct pmcd_session *pmcd_session_create(kgid_t dev_gid)
 	INIT_WORK(&s->refill, pmcd_pool_refill);
 	s->enabled = true;
 	s->cpu = -1;
+	s->id = atomic64_inc_return(&ids);
 	s->dev_gid = dev_gid;
 	return s;
 }

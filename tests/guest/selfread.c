@@ -12,6 +12,13 @@
  *  - preempted and migrated: threads flip their affinity between CPUs
  *    while reading, with untracked spinners on both CPUs: every read is
  *    monotonic, and after DISABLE the page equals READ_SELF exactly;
+ *  - RDPMC per thread: in a process where one thread mapped its page, the
+ *    threads without one fault on every RDPMC, whether they share a CPU
+ *    with it, run on another or migrate, beside another process's
+ *    spinners; the page's thread faults once it unmapped it;
+ *  - no other session's counts: after another process counted every
+ *    counter of CPU 0 and blocked, a thread that maps its page there reads
+ *    0 from every counter but its own, and no more than its own count;
  *  - fork while reading: the inherited reader says -ECHILD, the child has
  *    no page and RDPMC raises SIGSEGV there, its own reader is fast and
  *    monotonic; the parent's reads stay monotonic meanwhile;
@@ -46,6 +53,7 @@
 
 static struct check_state st;
 static bool have_pmu;
+static unsigned int num_gp, num_fixed;
 static long page_size;
 
 #define HW_EVENTS	"instructions:u,cycles:u,r00c0:u"	/* fixed 0, fixed 1, GP */
@@ -308,6 +316,14 @@ static pid_t spinner(int cpu)
 	return pid;
 }
 
+static void spinners_stop(pid_t a, pid_t b)
+{
+	kill(a, SIGKILL);
+	kill(b, SIGKILL);
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+}
+
 static void test_threads(void)
 {
 	struct worker w[NTHREADS];
@@ -335,10 +351,7 @@ static void test_threads(void)
 	pthread_barrier_wait(&bar);
 	for (i = 0; i < NTHREADS; i++)
 		pthread_join(th[i], NULL);
-	kill(spin0, SIGKILL);
-	kill(spin1, SIGKILL);
-	waitpid(spin0, NULL, 0);
-	waitpid(spin1, NULL, 0);
+	spinners_stop(spin0, spin1);
 	for (i = 0; i < NTHREADS; i++) {
 		snprintf(name, sizeof(name), "thread %d: its own reader is fast", i);
 		CHECK(&st, w[i].fast, name, "pmc_self_fast is false");
@@ -355,6 +368,209 @@ static void test_threads(void)
 	      "per thread: the sleeping thread does not count the other's loop", "%llu",
 	      (unsigned long long)(w[1].after - w[1].before));
 	pthread_barrier_destroy(&bar);
+	pmc_session_close(s);
+}
+
+/* ---- RDPMC per thread -------------------------------------------------------------------- */
+
+static __thread sigjmp_buf tl_segv;
+
+static void on_segv_tl(int sig)
+{
+	(void)sig;
+	siglongjmp(tl_segv, 1);
+}
+
+/* Does RDPMC of GP counter 0 fault in this thread?  (on_segv_tl is installed.) */
+static bool rdpmc_faults_tl(void)
+{
+	uint32_t lo, hi;
+
+	if (sigsetjmp(tl_segv, 1) == 0) {
+		__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(0));
+		return false;
+	}
+	return true;
+}
+
+#define PCE_TRIES 3000
+
+struct pce_thread {
+	const char *what;
+	struct pmc_session *s;
+	pthread_barrier_t *bar;
+	bool page;		/* maps its own page, after the others started */
+	int cpu;		/* pinned there; -1: flips between CPUs 0 and 1 */
+	int faults;		/* RDPMCs that faulted, of PCE_TRIES */
+	bool open_failed, closed_faults;
+};
+
+/*
+ * Each try comes after a yield, a sleep or a loop, so the thread is
+ * switched out and back in (beside its siblings and another process's
+ * spinners: switches within the process and between address spaces).
+ */
+static void *pce_fn(void *arg)
+{
+	struct pce_thread *t = arg;
+	struct pmc_self *r = NULL;
+	int k;
+
+	if (t->cpu >= 0)
+		pin(t->cpu);
+	pthread_barrier_wait(t->bar);
+	if (t->page && pmc_self_open(t->s, &r))
+		t->open_failed = true;
+	for (k = 0; k < PCE_TRIES; k++) {
+		if (t->cpu < 0 && k % 100 == 0)
+			pin((k / 100) & 1);
+		if (k % 3 == 0)
+			sched_yield();
+		else if (k % 3 == 1)
+			usleep(20);
+		else
+			spin(5000);
+		t->faults += rdpmc_faults_tl();
+	}
+	pthread_barrier_wait(t->bar);
+	if (r) {
+		pmc_self_close(r);
+		t->closed_faults = rdpmc_faults_tl();
+	}
+	return NULL;
+}
+
+static void test_thread_pce(void)
+{
+	struct pce_thread t[] = {
+		{ .what = "the thread with a page (CPU 0)", .page = true, .cpu = 0 },
+		{ .what = "a thread without a page beside it on CPU 0", .cpu = 0 },
+		{ .what = "a thread without a page on CPU 1", .cpu = 1 },
+		{ .what = "a thread without a page flipping CPUs", .cpu = -1 },
+	};
+	const unsigned int n = sizeof(t) / sizeof(t[0]);
+	struct sigaction sa = { .sa_handler = on_segv_tl }, old;
+	pthread_t th[sizeof(t) / sizeof(t[0])];
+	pthread_barrier_t bar;
+	struct pmc_session *s;
+	pid_t spin0, spin1;
+	char name[160];
+	unsigned int i;
+
+	spin0 = spinner(0);
+	spin1 = spinner(1);
+	sigaction(SIGSEGV, &sa, &old);
+	s = session(HW_EVENTS, true);
+	attach_self(s);
+	pthread_barrier_init(&bar, NULL, n);
+	for (i = 0; i < n; i++) {
+		t[i].s = s;
+		t[i].bar = &bar;
+		pthread_create(&th[i], NULL, pce_fn, &t[i]);
+	}
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	spinners_stop(spin0, spin1);
+	sigaction(SIGSEGV, &old, NULL);
+	CHECK(&st, !t[0].open_failed, "RDPMC per thread: the first thread maps its page", "pmc_self_open failed");
+	for (i = 0; i < n; i++) {
+		int want = t[i].page ? 0 : PCE_TRIES;
+
+		snprintf(name, sizeof(name), "RDPMC per thread: %s: %d of %d RDPMCs fault", t[i].what,
+			 want, PCE_TRIES);
+		CHECK(&st, t[i].faults == want, name, "%d faulted", t[i].faults);
+	}
+	CHECK(&st, t[0].closed_faults, "RDPMC per thread: after its page is unmapped, RDPMC faults there too",
+	      "RDPMC worked");
+	pthread_barrier_destroy(&bar);
+	pmc_session_close(s);
+}
+
+/* ---- no other session's counts through RDPMC ------------------------------------------- */
+
+#define ALL_COUNTERS "instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u"
+
+/* RDPMC of counter @ecx (bit 30: fixed) in this thread; on_segv_tl installed. */
+static bool rdpmc_tl(uint32_t ecx, uint64_t *val)
+{
+	uint32_t lo, hi;
+
+	if (sigsetjmp(tl_segv, 1))
+		return false;
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	*val = (uint64_t)hi << 32 | lo;
+	return true;
+}
+
+/*
+ * Another process counts every counter of CPU 0 in its own session and
+ * blocks there (its counts stay in the stopped counters); then this
+ * thread, counting one GP event on CPU 0, maps its page: every counter but
+ * its own reads 0, and its own no more than its own count.
+ */
+static void test_stale(void)
+{
+	struct sigaction sa = { .sa_handler = on_segv_tl }, old;
+	int go[2], done[2], status, bad = 0;
+	struct pmcdrv_read rd;
+	struct pmc_session *s;
+	struct pmc_self *r;
+	char c = 0, why[256] = "";
+	uint64_t v, own = 0;
+	unsigned int i;
+	pid_t pid;
+
+	if (pipe(go) || pipe(done))
+		die("pipe", -errno);
+	pin(0);
+	s = session("r10000c0:u", false);	/* GP counter 0 (cmask 1: no fixed counter) */
+	attach_self(s);
+	pid = fork();
+	if (pid == 0) {
+		struct pmc_session *t = session(ALL_COUNTERS, false);
+
+		attach_self(t);
+		spin(1000000);
+		if (write(done[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	if (read(done[0], &c, 1) != 1)
+		die("the other process", -EIO);
+	sigaction(SIGSEGV, &sa, &old);
+	if (pmc_self_open(s, &r))
+		die("pmc_self_open", -EIO);
+	for (i = 0; i < num_gp + num_fixed; i++) {
+		uint32_t ecx = i < num_gp ? i : (1U << 30) | (i - num_gp);
+
+		if (!rdpmc_tl(ecx, &v)) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), " RDPMC 0x%x faulted;", ecx);
+			bad++;
+		} else if (ecx == 0) {
+			own = v;
+		} else if (v) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), " counter 0x%x reads %llu;",
+				 ecx, (unsigned long long)v);
+			bad++;
+		}
+	}
+	pmc_session_read(s, &rd);
+	sigaction(SIGSEGV, &old, NULL);
+	CHECK(&st, !bad, "RDPMC: after another session counted on this CPU, every counter but the thread's own reads 0",
+	      "%s", why);
+	CHECK(&st, own <= rd.values[0],
+	      "RDPMC: the thread's own counter holds no more than its own count",
+	      "raw %llu, its count %llu", (unsigned long long)own, (unsigned long long)rd.values[0]);
+	pmc_self_close(r);
+	if (write(go[1], &c, 1) != 1)
+		die("the other process", -EIO);
+	waitpid(pid, &status, 0);
+	CHECK(&st, WIFEXITED(status) && WEXITSTATUS(status) == 0, "RDPMC: the other process counted",
+	      "status 0x%x", status);
+	close(go[0]);
+	close(go[1]);
+	close(done[0]);
+	close(done[1]);
 	pmc_session_close(s);
 }
 
@@ -638,6 +854,8 @@ int main(void)
 		die("INFO", err);
 	pmc_session_close(s);
 	have_pmu = info.flags & PMCDRV_INFO_ARCH_PERFMON;
+	num_gp = info.num_gp;
+	num_fixed = info.num_fixed;
 	pin(0);
 
 	test_no_page_segv();
@@ -649,6 +867,8 @@ int main(void)
 			      "hardware and software events");
 		test_exact();
 		test_threads();
+		test_thread_pce();
+		test_stale();
 		test_fork();
 		test_no_page_segv();
 		figure_perf_read();
