@@ -460,8 +460,10 @@ static int read_all(const struct attach_state *st, struct pmcdrv_read *sum, bool
 		sum->time_enabled += r.time_enabled;
 		sum->time_running += r.time_running;
 		sum->lost_tasks += r.lost_tasks;
+		sum->hw_faults += r.hw_faults;
 		sum->nr_tasks += r.nr_tasks;
-		sum->flags |= r.flags & (PMCDRV_READ_LOST_TASKS | PMCDRV_READ_SECURE_EXEC);
+		sum->flags |= r.flags & (PMCDRV_READ_LOST_TASKS | PMCDRV_READ_SECURE_EXEC |
+					 PMCDRV_READ_HW_FAULTS);
 		if (!(r.flags & PMCDRV_READ_EXITED))
 			*all_exited = false;
 	}
@@ -544,11 +546,7 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 		ex = read_all(&st, &sum, &all_exited);
 	if (!ex) {
 		print_attached(out, o, &sum, now_s() - t0);
-		if (sum.flags & PMCDRV_READ_LOST_TASKS)
-			fprintf(stderr, "pmcctl run: warning: %llu new tasks could not be tracked (they forked faster than pmcdrv refills its context pool); counts are low\n",
-				(unsigned long long)sum.lost_tasks);
-		if (sum.flags & PMCDRV_READ_SECURE_EXEC)
-			fprintf(stderr, "pmcctl run: warning: a task exec'd a setuid (non-dumpable) program and was not counted from there on, as with perf\n");
+		report_read_warnings("run", &sum);
 		*sig = stop_sig;
 	}
 out_close:

@@ -315,11 +315,7 @@ static int run(int argc, char **argv, int *status)
 		acc_add(&ut, res.utime);
 		acc_add(&st, res.stime);
 		*status = res.status;
-		if (res.r.flags & PMCDRV_READ_LOST_TASKS)
-			fprintf(stderr, "pmcctl run: warning: %llu new tasks could not be tracked (they forked faster than pmcdrv refills its context pool); counts are low\n",
-				(unsigned long long)res.r.lost_tasks);
-		if (res.r.flags & PMCDRV_READ_SECURE_EXEC)
-			fprintf(stderr, "pmcctl run: warning: a task exec'd a setuid (non-dumpable) program and was not counted from there on, as with perf\n");
+		report_read_warnings("run", &res.r);
 		/* A command killed by a signal ends the repetitions, as with perf. */
 		if (WIFSIGNALED(res.status))
 			break;

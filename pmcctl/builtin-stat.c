@@ -605,6 +605,8 @@ static int stat_cpus(int argc, char **argv, int *code)
 			/* prev is still zero: the whole count. */
 			print_counts(out, &o, &events, cpus, n, -1, t - t0);
 		}
+		for (i = 0; i < n; i++)
+			report_read_warnings("stat", &cpus[i].now);
 		/* As perf: CMD's status, or 128 + the signal that ended the count. */
 		*code = pid > 0 ? child_exit_code(status) : stop_sig ? 128 + stop_sig : EXIT_OK;
 	} else if (pid > 0) {

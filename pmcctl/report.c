@@ -258,3 +258,16 @@ void report_print(FILE *f, const struct report *r, const struct report_row *rows
 	}
 	fputs("\n\n", f);
 }
+
+void report_read_warnings(const char *cmd, const struct pmcdrv_read *r)
+{
+	if (r->flags & PMCDRV_READ_LOST_TASKS)
+		fprintf(stderr, "pmcctl %s: warning: %llu new tasks could not be tracked (they forked faster than pmcdrv refills its context pool); counts are low\n",
+			cmd, (unsigned long long)r->lost_tasks);
+	if (r->flags & PMCDRV_READ_SECURE_EXEC)
+		fprintf(stderr, "pmcctl %s: warning: a task exec'd a setuid (non-dumpable) program and was not counted from there on, as with perf\n",
+			cmd);
+	if (r->flags & PMCDRV_READ_HW_FAULTS)
+		fprintf(stderr, "pmcctl %s: warning: %llu PMU register accesses faulted while these counters were programmed or read; the counts may be wrong (the kernel log names the register)\n",
+			cmd, (unsigned long long)r->hw_faults);
+}

@@ -64,4 +64,12 @@ void report_print(FILE *f, const struct report *r, const struct report_row *rows
 /* Text with -I: perf's column header, printed once before the first interval. */
 void report_interval_header(FILE *f, const struct report *r, bool per_cpu);
 
+/*
+ * Warnings that a READ's flags carry (counts low or possibly wrong), to
+ * stderr, each once per call: tasks not tracked (LOST_TASKS), a setuid exec
+ * (SECURE_EXEC), PMU MSR accesses that faulted (HW_FAULTS).  @cmd: "run",
+ * "stat".
+ */
+void report_read_warnings(const char *cmd, const struct pmcdrv_read *r);
+
 #endif /* PMCDRV_REPORT_H */

@@ -53,6 +53,17 @@ if have_pmu; then
 		jq -e '.perf_event > 0 and .difference * 1000 <= .perf_event and .difference * -1000 <= .perf_event' <<<"$out"
 	pmcctl run -e instructions:u -- true 2>/dev/null
 	expect_eq "run: exit 0 with hardware events" "$?" 0
+	# A PMU register access that faulted is reported (READ's HW_FAULTS): the
+	# module treats its next MSR write as faulted (the session's first counter
+	# write, when no other session holds the PMU).
+	echo 1 >/sys/module/pmcdrv/parameters/inject_msr_faults
+	pmcctl run -e instructions:u -- true 2>/tmp/err
+	expect_eq "run with a faulted MSR write: still exit 0" "$?" 0
+	check "run with a faulted MSR write: warns that the counts may be wrong" \
+		grep -q 'warning: 1 PMU register accesses faulted while these counters were programmed or read; the counts may be wrong' /tmp/err
+	echo 0 >/sys/module/pmcdrv/parameters/inject_msr_faults
+	pmcctl run -e instructions:u -- true 2>/tmp/err
+	check "run without a fault: no such warning" bash -c '! grep -q faulted /tmp/err'
 fi
 
 # Without the module: run falls back to the MSR device (tests/guest/70-msr-fallback.sh),
