@@ -29,7 +29,7 @@ bool count_opt_owns(int c)
 
 int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd)
 {
-	char err[256];
+	char err[512];
 
 	switch (c) {
 	case 'e':
