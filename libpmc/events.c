@@ -221,6 +221,9 @@ static int parse_pfm(const char *t, struct pmc_evsel *out, bool *explicit_mode, 
 			conv[i] = ':';
 	}
 	ret = pmc_pfm_encode_named(conv, names, (size_t)nnames, &out->ev, msg, sizeof(msg));
+	/* An unknown name is a bad argument like any other (pmc_pfm_encode() says -ENOENT). */
+	if (ret == -ENOENT)
+		ret = -EINVAL;
 	if (ret && perf)
 		return pmc_error(ret, err, errlen, "perf's '%s' is libpfm4's '%s': %s", t, conv, msg);
 	if (ret)

@@ -259,7 +259,7 @@ struct pmc_evlist {
  *   {a,b,...}[:u|:k]  a group: its members get the same non-zero
  *               pmc_evsel.group; a modifier after '}' applies to every member
  *               (added to a member's own).  No nesting, no empty group.
- * -EINVAL (bad syntax or field), -ENOENT (unknown name: @err names the
+ * -EINVAL (bad syntax or field, or an unknown name: then @err names the
  * nearest ones, or the CPU models that have it), -EOPNOTSUPP (an event
  * pmcdrv cannot program: @err names the field) or -ENODEV (libpfm4 did not
  * initialize), with a message naming the bad term and the fix in @err.

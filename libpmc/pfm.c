@@ -277,19 +277,50 @@ static void umask_names(int idx, char *out, size_t len)
 	}
 }
 
+/* libpfm4's index of the event of @name ("pmu::EVENT" or "EVENT", no unit masks), or < 0. */
+static int find_event(const char *name)
+{
+	char head[PMC_EVENT_NAME_MAX];
+	const char *p = strstr(name, "::");
+	size_t n = (size_t)((p ? p + 2 : name) - name);
+
+	n += strcspn(name + n, ":.");
+	if (n >= sizeof(head))
+		return -1;
+	memcpy(head, name, n);
+	head[n] = '\0';
+	return pfm_find_event(head);
+}
+
 static int unknown_name(const char *name, const char *const *extra, size_t nextra,
 			char *err, size_t errlen)
 {
 	char word[PMC_EVENT_NAME_MAX], near[200], models[160];
+	const char *colons = strstr(name, "::");
 	pfm_pmu_info_t pi;
 	struct suggest s;
+	pfm_pmu_t pmu;
 	size_t i;
 
+	if (!default_pmu(&pi))
+		pi.name = "none";
+	/* A PMU prefix of a model this CPU is not. */
+	pfm_for_all_pmus(pmu) {
+		pfm_pmu_info_t other;
+
+		if (colons && pmu_info(pmu, &other) && !other.is_present &&
+		    strlen(other.name) == (size_t)(colons - name) &&
+		    !strncasecmp(other.name, name, (size_t)(colons - name)))
+			return pmc_error(-ENOENT, err, errlen,
+					 "'%s': libpfm4 PMU %s is not this CPU's (this CPU: %s); drop the %s:: prefix",
+					 name, other.name, pi.name, other.name);
+	}
 	event_word(name, word, sizeof(word));
-	other_models(word, models, sizeof(models));
+	if (pfm_find_event(word) < 0)
+		other_models(word, models, sizeof(models));
+	else
+		*models = '\0';
 	if (*models) {
-		if (!default_pmu(&pi))
-			pi.name = "none";
 		return pmc_error(-ENOENT, err, errlen,
 				 "'%s': this CPU (libpfm4 PMU %s) has no event %s; libpfm4 knows it for %s",
 				 name, pi.name, word, models);
@@ -392,7 +423,7 @@ int pmc_pfm_encode_named(const char *name, const char *const *extra, size_t next
 	case PFM_ERR_NOTFOUND:
 		return unknown_name(name, extra, nextra, err, errlen);
 	case PFM_ERR_UMASK: {
-		int idx = pfm_find_event(name);
+		int idx = find_event(name);
 
 		umask_names(idx, list, sizeof(list));
 		return pmc_error(-EINVAL, err, errlen, "'%s': invalid or missing unit mask; %s has: %s",
@@ -403,7 +434,7 @@ int pmc_pfm_encode_named(const char *name, const char *const *extra, size_t next
 	case PFM_ERR_ATTR_VAL:
 	case PFM_ERR_ATTR_SET:
 	case PFM_ERR_FEATCOMB: {
-		int idx = pfm_find_event(name);
+		int idx = find_event(name);
 
 		umask_names(idx, list, sizeof(list));
 		return pmc_error(-EINVAL, err, errlen,

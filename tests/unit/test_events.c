@@ -2,7 +2,7 @@
 /*
  * Unit tests of pmcctl's event syntax (-e), libpmc/events.c: every accepted
  * form with the exact ABI event it produces, every rejected form with
- * -EINVAL and a message naming the offending term, the 16-event limit,
+ * -EINVAL and a message naming the offending term, the event limit,
  * pmc_evlist_default() and pmc_event_known_name().
  *
  * Linked into the one unit binary; main() in main.c calls
@@ -366,7 +366,7 @@ static const struct reject_case rejects[] = {
 	{ "page-faults", "'page-faults'", NULL },
 	{ "0x", "'0x'", NULL },
 	{ "r", "'r'", NULL },
-	{ "r:u", "'r'", NULL },
+	{ "r:u", "'r:u'", "nearest" },	/* no hex: a name, with its nearest ones */
 	{ "R00c0", "'R00c0'", NULL },
 	{ "c0", "'c0'", NULL },
 	{ "-1", "'-1'", NULL },
