@@ -77,16 +77,24 @@ static bool pmu_is_intel(const pfm_pmu_info_t *pi)
 	return pi->type == PFM_PMU_TYPE_CORE && pi->name && strncmp(pi->name, "amd", 3) != 0;
 }
 
-/* The core PMU of this CPU as libpfm4 detects it: the first present core PMU. */
+/*
+ * The core PMU of this CPU as libpfm4 detects it: the first present core PMU
+ * of a model; libpfm4's architectural-only ix86arch (present on every Intel
+ * CPU beside the model's PMU) only when there is no model's.
+ */
 static bool default_pmu(pfm_pmu_info_t *out)
 {
+	bool arch = false;
 	pfm_pmu_t pmu;
 
 	pfm_for_all_pmus(pmu) {
-		if (pmu_info(pmu, out) && out->is_present && out->type == PFM_PMU_TYPE_CORE)
+		if (!pmu_info(pmu, out) || !out->is_present || out->type != PFM_PMU_TYPE_CORE)
+			continue;
+		if (pmu != PFM_PMU_INTEL_X86_ARCH)
 			return true;
+		arch = true;
 	}
-	return false;
+	return arch && pmu_info(PFM_PMU_INTEL_X86_ARCH, out);
 }
 
 unsigned int pmc_edit_distance(const char *a, const char *b)

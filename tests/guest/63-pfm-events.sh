@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# libpfm4 names in -e, pmcctl list with the model's events, {a,b} groups: on the
+# emulated Skylake client PMU, which libpfm4 detects as skl (its tables, not ours).
+. tests/lib/guest.sh
+loop=build/progs/loop
+n=001000000
+
+# count EVENT: the value pmcctl run -j gives for one event over the loop.
+count() {
+	pmcctl run -j -e "$1" -- $loop $n 2>&1 | jq -r 'select(.event != null) | ."counter-value" | floor'
+}
+
+# pmcctl list: the model's events, by libpfm4 (no module needed).
+out=$(pmcctl list)
+check "list: libpfm4 detects the emulated CPU as skl" grep -q 'libpfm4 PMU skl' <<<"$out"
+check "list: skl's MEM_LOAD_RETIRED with its L3_MISS unit mask" \
+	grep -A20 '^  MEM_LOAD_RETIRED ' <<<"$out" | grep -q ':L3_MISS .*0x20'
+check "list: the default unit mask is marked" grep -q ':ALL_BRANCHES .*(default)' <<<"$out"
+check "list: still lists the architectural events" grep -q 'instructions.*0x00c0' <<<"$out"
+out=$(pmcctl list l3_miss)
+check "list WORD: keeps matching events" grep -q 'MEM_LOAD_RETIRED' <<<"$out"
+check "list WORD: drops the others" bash -c "! grep -q 'BR_INST_RETIRED' <<<\"\$1\"" _ "$out"
+pmcctl list --json >/tmp/list.json
+expect_eq "list --json: exit 0" "$?" 0
+check "list --json: valid JSON with pmu skl and its events" \
+	jq -e '.pmu == "skl" and (.events | length) > 50 and
+	       (.events[] | select(.name == "INST_RETIRED") | .umasks | map(.name) | index("ANY_P")) != null' /tmp/list.json
+check "list --json WORD: filtered, still valid" \
+	jq -e '(.events | length) > 0 and all(.events[]; (.name + .desc + (.umasks | map(.name + .desc) | join(" "))) | test("l3_miss"; "i"))' \
+	<<<"$(pmcctl list --json l3_miss)"
+pmcctl list a b 2>/dev/null
+expect_eq "list: two words -> usage exit 2" "$?" 2
+
+# Unknown names: nearest names, usage exit code.
+pmcctl run -e INST_RETIRD:ANY_P -- true 2>/tmp/err
+expect_eq "run: unknown libpfm4 name -> 2" "$?" 2
+check "unknown name: its nearest names" grep -q "nearest: INST_RETIRED" /tmp/err
+pmcctl run -e instructons -- true 2>/tmp/err
+check "unknown name: built-in names among the nearest" grep -q "nearest: instructions" /tmp/err
+pmcctl run -e INST_RETIRED:ANY_P:t=1 -- true 2>/tmp/err
+expect_eq "run: AnyThread refused -> 2" "$?" 2
+check "AnyThread refusal names the field" grep -q 't=1 (AnyThread' /tmp/err
+pmcctl run -e '{cycles,instructions' -- true 2>/tmp/err
+expect_eq "run: unbalanced group -> 2" "$?" 2
+check "unbalanced group: says so" grep -q "missing its closing '}'" /tmp/err
+
+if ! have_pmu; then
+	echo "SKIP: counts by libpfm4 name: no PMU in this guest"
+	exit 0
+fi
+
+# Counts: libpfm4's INST_RETIRED:ANY_P is instructions on a GP counter (exact here).
+want=$(count instructions:u)
+check "instructions:u counted ($want)" test "${want:-0}" -gt 1000000
+expect_eq "INST_RETIRED:ANY_P:u equals instructions:u" "$(count INST_RETIRED:ANY_P:u)" "$want"
+expect_eq "skl::INST_RETIRED:ANY_P:u equals instructions:u" "$(count skl::INST_RETIRED:ANY_P:u)" "$want"
+expect_eq "perf spelling inst_retired.any_p:u equals instructions:u" "$(count inst_retired.any_p:u)" "$want"
+# Debian's perf knows skl's JSON names when it was built with them; else its raw code.
+pev=inst_retired.any_p:u
+perf stat -e $pev -- true >/dev/null 2>&1 || pev=r00c0:u
+pc=$(perf stat -x, -e $pev -- $loop $n 2>&1 >/dev/null | awk -F, 'NF >= 3 && $3 != "" { print $1; exit }')
+expect_eq "perf stat -e $pev on the same loop equals INST_RETIRED:ANY_P:u" "$pc" "$want"
+# cycles = 2 x instructions on the emulated PMU; libpfm4's name for them.
+expect_eq "CPU_CLK_UNHALTED:THREAD_P:u is 2 x instructions:u" \
+	"$(count CPU_CLK_UNHALTED:THREAD_P:u)" "$((2 * want))"
+
+# A group parses and counts like its members.
+out=$(pmcctl run -j -e '{INST_RETIRED:ANY_P,instructions}:u' -- $loop $n 2>&1)
+check "group {INST_RETIRED:ANY_P,instructions}:u: both counted" \
+	jq -e -s --argjson w "$want" 'length == 2 and all(.[]; (."counter-value" | floor) == $w)' <<<"$out"
