@@ -64,6 +64,15 @@ expect_eq "perf stat -e $pev on the same loop equals INST_RETIRED:ANY_P:u" "$pc"
 expect_eq "CPU_CLK_UNHALTED:THREAD_P:u is 2 x instructions:u" \
 	"$(count CPU_CLK_UNHALTED:THREAD_P:u)" "$((2 * want))"
 
+# pmcctl compare programs perf with the same raw fields libpfm4 gave.
+out=$(pmcctl compare -j -e INST_RETIRED:ANY_P:u -- $loop $n)
+check "compare -e INST_RETIRED:ANY_P:u: difference 0 against perf" jq -e '.difference == 0' <<<"$out"
+# An event the emulated PMU does not count (0 there) is still programmed and read.
+out=$(pmcctl run -j -e MEM_LOAD_RETIRED:L3_MISS:u,instructions:u -- $loop $n 2>&1)
+check "MEM_LOAD_RETIRED:L3_MISS:u beside instructions:u: programmed, 0 on the emulated PMU" \
+	jq -e -s --argjson w "$want" '.[0].event == "MEM_LOAD_RETIRED:L3_MISS:u" and .[0]."counter-value" == 0 and
+	       (.[1]."counter-value" | floor) == $w' <<<"$out"
+
 # A group parses and counts like its members.
 out=$(pmcctl run -j -e '{INST_RETIRED:ANY_P,instructions}:u' -- $loop $n 2>&1)
 check "group {INST_RETIRED:ANY_P,instructions}:u: both counted" \
