@@ -220,6 +220,11 @@ static int parse_pfm(const char *t, struct pmc_evsel *out, bool *explicit_mode, 
 		if (conv[i] == '.')
 			conv[i] = ':';
 	}
+	/* pmcdrv's :uk (both modes) is libpfm4's :u:k. */
+	i = strlen(conv);
+	if (i > 3 && i + 1 < sizeof(conv) &&
+	    (!strcmp(conv + i - 3, ":uk") || !strcmp(conv + i - 3, ":ku")))
+		memcpy(conv + i - 3, ":u:k", 5);
 	ret = pmc_pfm_encode_named(conv, names, (size_t)nnames, &out->ev, msg, sizeof(msg));
 	/* An unknown name is a bad argument like any other (pmc_pfm_encode() says -ENOENT). */
 	if (ret == -ENOENT)

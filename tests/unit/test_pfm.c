@@ -52,6 +52,11 @@ static const struct {
 	{ "mem_load_retired.l3_miss", 0xd1, 0x20, 0, UK },
 	{ "mem_load_retired.l3_miss:k", 0xd1, 0x20, 0, K },
 	{ "inst_retired.any_p:u", 0xc0, 0x00, 0, U },
+	/* :uk as for the built-in names (libpfm4 spells it :u:k). */
+	{ "INST_RETIRED:ANY_P:uk", 0xc0, 0x00, 0, UK },
+	{ "INST_RETIRED:ANY_P:ku", 0xc0, 0x00, 0, UK },
+	{ "INST_RETIRED:ANY_P:u:k", 0xc0, 0x00, 0, UK },
+	{ "mem_load_retired.l3_miss:uk", 0xd1, 0x20, 0, UK },
 	{ "br_inst_retired.near_call", 0xc4, 0x02, 0, UK },
 	/* The default unit mask when none is given. */
 	{ "BR_INST_RETIRED", 0xc4, 0x00, 0, UK },
