@@ -348,7 +348,7 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 	case PMC_EVENT_BAD_SW_ID:
 		return "unknown software event";
 	case PMC_EVENT_SW_FIELDS:
-		return "a software event takes no event/umask/cmask/flags";
+		return "a software event takes no event/umask/cmask/flags/extra";
 	case PMC_EVENT_RESERVED:
 		return "reserved event field is not zero";
 	case PMC_EVENT_FIXED_PSEUDO_BAD:
@@ -375,10 +375,10 @@ int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmo
 	struct pmc_event_spec spec;
 	enum pmc_event_err err = PMC_EVENT_OK;
 
-	if (ev->reserved) {
+	if (ev->reserved || ev->reserved1) {
 		err = PMC_EVENT_RESERVED;
 	} else if (ev->type == PMCDRV_EVENT_SW) {
-		if (ev->flags || ev->event || ev->umask || ev->cmask)
+		if (ev->flags || ev->event || ev->umask || ev->cmask || ev->extra)
 			err = PMC_EVENT_SW_FIELDS;
 		else if (ev->sw_id < PMCDRV_SW_TASK_CLOCK || ev->sw_id > PMCDRV_SW_CPU_MIGRATIONS)
 			err = PMC_EVENT_BAD_SW_ID;
@@ -397,6 +397,55 @@ int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmo
 	return err == PMC_EVENT_OK ? 0 : -EINVAL;
 }
 
+int pmc_config_layout(u32 size, u32 event_size, u32 *stride, u32 *slots)
+{
+	u32 es = event_size ? event_size : PMCDRV_EVENT_SIZE_VER0;
+
+	if (size < PMCDRV_CONFIG_SIZE_VER0 || es < PMCDRV_EVENT_SIZE_VER0 ||
+	    es > PMC_EVENT_SIZE_MAX || es % 8)
+		return -EINVAL;
+	if (size > PMC_CONFIG_SIZE_MAX)
+		return -E2BIG;
+	*stride = es;
+	*slots = (size - PMC_CONFIG_HDR_SIZE) / es;
+	/* The first layout has 16 entries: anything past them is a zero tail. */
+	if (!event_size && *slots > PMCDRV_MAX_EVENTS_VER0)
+		*slots = PMCDRV_MAX_EVENTS_VER0;
+	return 0;
+}
+
+/*
+ * Every group of @cfg (events with one non-zero group) alone on the
+ * counters of @usable.  Returns the index of the first event of a group
+ * that does not fit, or -1.
+ */
+static int pmc_config_bad_group(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
+				u64 usable)
+{
+	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	u32 idx[PMCDRV_MAX_EVENTS];
+	unsigned int i, j, n;
+	u32 g;
+
+	for (i = 0; i < cfg->nr_events; i++) {
+		g = cfg->events[i].group;
+		if (!g)
+			continue;
+		/* Each group once: from its first event. */
+		for (j = 0; j < i && cfg->events[j].group != g; j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i, n = 0; j < cfg->nr_events; j++) {
+			if (cfg->events[j].group == g && cfg->events[j].type == PMCDRV_EVENT_HW)
+				pmc_event_to_spec(&cfg->events[j], &specs[n++]);
+		}
+		if (pmc_assign_counters(specs, n, pm, usable, idx))
+			return (int)i;
+	}
+	return -1;
+}
+
 int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v)
 {
@@ -411,7 +460,7 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		v->err = PMC_CONFIG_BAD_FLAGS;
 		return -EINVAL;
 	}
-	if (cfg->reserved0 || cfg->reserved[0] || cfg->reserved[1]) {
+	if (cfg->reserved[0] || cfg->reserved[1]) {
 		v->err = PMC_CONFIG_RESERVED;
 		return -EINVAL;
 	}
@@ -438,10 +487,21 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		counter[i] = ~0U;
 		if (ev->type != PMCDRV_EVENT_HW)
 			continue;
+		if (ev->extra) {
+			v->err = PMC_CONFIG_NO_EXTRA_REGS;
+			v->bad_index = i;
+			return -EOPNOTSUPP;
+		}
 		v->has_hw = true;
 		if (ev->flags & PMCDRV_EVF_KERNEL)
 			v->has_kernel = true;
 		pmc_event_to_spec(ev, &specs[nhw++]);
+	}
+	ret = pmc_config_bad_group(cfg, pm, usable);
+	if (ret >= 0) {
+		v->err = PMC_CONFIG_GROUP_TOO_BIG;
+		v->bad_index = (unsigned int)ret;
+		return -ENOSPC;
 	}
 	ret = pmc_assign_counters(specs, nhw, pm, usable, idx);
 	if (ret == -EBUSY) {
@@ -478,7 +538,7 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 	case PMC_CONFIG_RESERVED:
 		return "reserved configuration field is not zero";
 	case PMC_CONFIG_BAD_NR_EVENTS:
-		return "number of events must be 1..16";
+		return "number of events must be 1..32 (1..16 in the first layout)";
 	case PMC_CONFIG_UNUSED_NOT_ZERO:
 		return "an event slot past nr_events is not zero";
 	case PMC_CONFIG_BAD_EVENT:
@@ -487,6 +547,10 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 		return "more hardware events than counters (multiplexing is not supported)";
 	case PMC_CONFIG_FIXED_BUSY:
 		return "its fixed counter is taken (ref-cycles: fixed counter 2 only); GP: r013c";
+	case PMC_CONFIG_GROUP_TOO_BIG:
+		return "its group has more hardware events than counters; split the group";
+	case PMC_CONFIG_NO_EXTRA_REGS:
+		return "extra (offcore response) values are not supported here; drop the value";
 	}
 	return "unknown configuration error";
 }
@@ -640,3 +704,4 @@ u32 pmc_fold_period_ms(const struct pmc_arch_perfmon *pm)
 		return 1;
 	return ms > PMC_FOLD_PERIOD_MAX_MS ? PMC_FOLD_PERIOD_MAX_MS : ms;
 }
+

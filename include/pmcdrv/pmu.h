@@ -296,6 +296,8 @@ enum pmc_config_err {
 	PMC_CONFIG_BAD_EVENT,		/* events[bad_index] is wrong: see event_err */
 	PMC_CONFIG_NO_COUNTERS,		/* more hardware events than free counters */
 	PMC_CONFIG_FIXED_BUSY,		/* events[bad_index] is fixed-only, its counter is taken */
+	PMC_CONFIG_GROUP_TOO_BIG,	/* group of events[bad_index] does not fit */
+	PMC_CONFIG_NO_EXTRA_REGS,	/* events[bad_index]: extra not supported */
 };
 
 struct pmc_config_verdict {
@@ -307,10 +309,33 @@ struct pmc_config_verdict {
 };
 
 /*
+ * Layout of a caller's struct pmcdrv_config: a 32-byte header, then events
+ * of event_size bytes (0: PMCDRV_EVENT_SIZE_VER0).  event_size is at least
+ * VER0, a multiple of 8 and at most PMC_EVENT_SIZE_MAX; the whole struct is
+ * at least PMCDRV_CONFIG_SIZE_VER0 and at most PMC_CONFIG_SIZE_MAX bytes.
+ * With event_size 0 the struct has the first layout's 16 entries; bytes
+ * past them are a tail that must be zero, as before VER1.
+ */
+#define PMC_CONFIG_HDR_SIZE	32	/* offsetof(struct pmcdrv_config, events) */
+#define PMC_EVENT_SIZE_MAX	512
+#define PMC_CONFIG_SIZE_MAX	16384
+
+/*
+ * @stride: the caller's event size; @slots: entries of its events[].
+ * Returns 0, -EINVAL (size below VER0, bad event_size) or -E2BIG (size
+ * over PMC_CONFIG_SIZE_MAX).
+ */
+int pmc_config_layout(u32 size, u32 event_size, u32 *stride, u32 *slots);
+
+/*
  * Check a whole configuration and assign counters: counter[i] receives the
  * GLOBAL_CTRL bit of hardware event i (~0 for software events).  @usable
  * is the set of counters that may be used.  Returns 0, -EINVAL, -ENODEV,
  * -EOPNOTSUPP (see pmc_event_check) or -ENOSPC; details in @v.
+ * cfg->event_size is the transport's (pmc_config_layout): not checked.
+ * Events with one non-zero group must fit the counters together (ENOSPC
+ * otherwise).  A non-zero extra on a hardware event is refused with
+ * -EOPNOTSUPP: no model's extra registers are programmed yet.
  */
 int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v);

@@ -553,6 +553,7 @@ static void gen_config(struct fz *f, struct pmcdrv_config *c, bool allow_hw, str
 	memset(c, 0, sizeof(*c));
 	memset(p, 0, sizeof(*p));
 	c->size = sizeof(*c);
+	c->event_size = sizeof(c->events[0]);
 	c->nr_events = n;
 	if (chance(f, 30))
 		c->flags = PMCDRV_CONFIG_NO_INHERIT;
@@ -590,7 +591,7 @@ static struct expect config_defect(struct fz *f, struct pmcdrv_config *c, bool r
 
 	if (reserved) {
 		switch (rn(f, 3)) {
-		case 0: c->reserved0 = 1 + rn(f, 0xffff); break;
+		case 0: c->event_size = 1 + rn(f, 7); break;	/* below VER0: EINVAL */
 		case 1: c->reserved[0] = rnd(f) | 1; break;
 		default: c->reserved[1] = rnd(f) | 1ULL << 63; break;
 		}
@@ -1697,6 +1698,7 @@ static void op_lifecycle(struct fz *f)
 		/* A software-only config cannot fail on a fresh session. */
 		memset(&c, 0, sizeof(c));
 		c.size = sizeof(c);
+		c.event_size = sizeof(c.events[0]);
 		c.nr_events = 1 + rn(f, 2);
 		c.events[0].type = PMCDRV_EVENT_SW;
 		c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;

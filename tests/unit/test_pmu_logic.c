@@ -425,6 +425,142 @@ static void test_config_fixed_busy(void)
 	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_FIXED_ONLY_MODIFIERS);
 }
 
+/* The caller's CONFIG layout: event_size 0 = VER0, bounds, slots. */
+static void test_config_layout(void)
+{
+	u32 stride = 0, slots = 0;
+
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER0, 0, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(stride, PMCDRV_EVENT_SIZE_VER0);
+	CU_ASSERT_EQUAL(slots, PMCDRV_MAX_EVENTS_VER0);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, PMCDRV_EVENT_SIZE_VER1,
+					  &stride, &slots), 0);
+	CU_ASSERT_EQUAL(stride, PMCDRV_EVENT_SIZE_VER1);
+	CU_ASSERT_EQUAL(slots, PMCDRV_MAX_EVENTS);
+	/* event_size 0: the first layout's 16 entries, whatever the size. */
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, 0, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(slots, PMCDRV_MAX_EVENTS_VER0);
+	/* VER0 events, explicitly sized; a tail shorter than an event is no slot. */
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER0 + 8, 32, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(slots, PMCDRV_MAX_EVENTS_VER0);
+	/* A future, larger event. */
+	CU_ASSERT_EQUAL(pmc_config_layout(32 + 40 * 64, 64, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(stride, 64);
+	CU_ASSERT_EQUAL(slots, 40);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER0 - 8, 0, &stride, &slots), -EINVAL);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, 24, &stride, &slots), -EINVAL);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, 44, &stride, &slots), -EINVAL);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, PMC_EVENT_SIZE_MAX, &stride,
+					  &slots), 0);
+	CU_ASSERT_EQUAL(slots, (PMCDRV_CONFIG_SIZE_VER1 - 32) / PMC_EVENT_SIZE_MAX);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, PMC_EVENT_SIZE_MAX + 8, &stride,
+					  &slots), -EINVAL);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMC_CONFIG_SIZE_MAX, 48, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMC_CONFIG_SIZE_MAX + 1, 48, &stride, &slots), -E2BIG);
+}
+
+static struct pmcdrv_event hw_ev(u32 event, u32 umask, u32 group)
+{
+	return (struct pmcdrv_event){ .type = PMCDRV_EVENT_HW, .event = event, .umask = umask,
+				      .flags = PMCDRV_EVF_USER, .group = group };
+}
+
+/*
+ * Groups: fixed-capable events count on the fixed counters, the rest on
+ * the 4 GP counters of skl(); a group that cannot fit alone is ENOSPC.
+ */
+static void test_config_groups(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	u32 counter[PMCDRV_MAX_EVENTS];
+	unsigned int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	/* instructions, cycles (fixed 0, 1) + 4 GP events in group 7: fits. */
+	cfg.events[0] = hw_ev(0xc0, 0x00, 7);
+	cfg.events[1] = hw_ev(0x3c, 0x00, 7);
+	for (i = 2; i < 6; i++)
+		cfg.events[i] = hw_ev(0xd1, i, 7);
+	cfg.nr_events = 6;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT_EQUAL(counter[0], 32);
+	CU_ASSERT_EQUAL(counter[1], 33);
+	/* A fifth GP event in the group: ENOSPC naming the group's first event. */
+	cfg.events[6] = hw_ev(0xd1, 9, 7);
+	cfg.events[0] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW,
+					       .sw_id = PMCDRV_SW_TASK_CLOCK, .group = 3 };
+	cfg.events[1] = hw_ev(0x3c, 0x00, 0);
+	cfg.nr_events = 7;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_GROUP_TOO_BIG);
+	CU_ASSERT_EQUAL(v.bad_index, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "group"));
+	/* The same events without the group: the session does not fit either. */
+	for (i = 0; i < 7; i++)
+		cfg.events[i].group = 0;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_NO_COUNTERS);
+	/* Two groups that fit alone and together; software events in a group need no counter. */
+	cfg.events[6].group = 2;
+	cfg.events[5].group = 2;
+	cfg.events[0].group = 2;
+	cfg.events[2].group = 1;
+	cfg.nr_events = 7;
+	cfg.events[4] = hw_ev(0xc0, 0x00, 1);	/* instructions: fixed 0 */
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	/* Two ref-cycles in one group: one fixed counter 2. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.events[0] = hw_ev(0x00, 0x03, 5);
+	cfg.events[1] = hw_ev(0x00, 0x03, 5);
+	cfg.nr_events = 2;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_GROUP_TOO_BIG);
+	CU_ASSERT_EQUAL(v.bad_index, 0);
+}
+
+/* VER1 fields: reserved1 and extra are checked; event_size is the transport's. */
+static void test_config_ver1_fields(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	u32 counter[PMCDRV_MAX_EVENTS];
+	unsigned int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.event_size = PMCDRV_EVENT_SIZE_VER1;
+	for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
+		cfg.events[i] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW,
+						       .sw_id = PMCDRV_SW_TASK_CLOCK };
+	cfg.nr_events = PMCDRV_MAX_EVENTS;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	cfg.nr_events = PMCDRV_MAX_EVENTS + 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_BAD_NR_EVENTS);
+	cfg.nr_events = 2;
+	for (i = 2; i < PMCDRV_MAX_EVENTS; i++)
+		memset(&cfg.events[i], 0, sizeof(cfg.events[i]));
+	cfg.events[31].group = 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_UNUSED_NOT_ZERO);
+	CU_ASSERT_EQUAL(v.bad_index, 31);
+	cfg.events[31].group = 0;
+	cfg.events[1].reserved1 = 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_RESERVED);
+	cfg.events[1].reserved1 = 0;
+	cfg.events[1].extra = 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_SW_FIELDS);
+	cfg.events[1] = hw_ev(0xb7, 0x01, 0);
+	cfg.events[1].extra = 0x10001;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_NO_EXTRA_REGS);
+	CU_ASSERT_EQUAL(v.bad_index, 1);
+}
+
 static void test_enabled_counters(void)
 {
 	struct pmc_arch_perfmon pm = skl();
@@ -610,6 +746,9 @@ void register_pmu_logic_tests(void)
 		{ "counter assignment", test_assign },
 		{ "fixed-only events never take a GP counter", test_assign_fixed_only },
 		{ "config check names a busy fixed-only event", test_config_fixed_busy },
+		{ "config layout of the caller", test_config_layout },
+		{ "config groups fit the counters", test_config_groups },
+		{ "config VER1 fields", test_config_ver1_fields },
 		{ "enabled counters", test_enabled_counters },
 		{ "who has counters in use", test_scan_in_use },
 		{ "width-agnostic delta", test_delta },
