@@ -437,7 +437,7 @@ int pmc_evlist_parse(struct pmc_evlist *l, const char *arg, char *err, size_t er
 				 &explicit_mode[l->n], err, errlen);
 		if (ret)
 			return ret;
-		l->ev[l->n].group = group;
+		l->ev[l->n].ev.group = group;
 		l->n++;
 		if (*end == '}') {
 			const char *mod = end + 1;

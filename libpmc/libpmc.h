@@ -229,13 +229,12 @@ int pmc_region_print(FILE *f);
 
 struct pmc_evsel {
 	char name[PMC_EVENT_NAME_MAX];	/* as the user wrote it */
-	struct pmcdrv_event ev;
-	unsigned int group;		/* {a,b}: 1.. for the members of one group; 0 = none */
+	struct pmcdrv_event ev;		/* ev.group: {a,b}: 1.. for the members of one group */
 };
 
 struct pmc_evlist {
 	unsigned int n;
-	unsigned int nr_groups;		/* groups so far; the last one's number */
+	unsigned int nr_groups;		/* groups so far: the last one's ev.group */
 	struct pmc_evsel ev[PMCDRV_MAX_EVENTS];
 };
 
@@ -257,7 +256,7 @@ struct pmc_evlist {
  *               before the first ':' becomes ':' and the result is looked up
  *               in libpfm4
  *   {a,b,...}[:u|:k]  a group: its members get the same non-zero
- *               pmc_evsel.group; a modifier after '}' applies to every member
+ *               ev.group; a modifier after '}' applies to every member
  *               (added to a member's own).  No nesting, no empty group.
  * -EINVAL (bad syntax or field, or an unknown name: then @err names the
  * nearest ones, or the CPU models that have it), -EOPNOTSUPP (an event
@@ -292,11 +291,12 @@ const char *pmc_event_known_name(const struct pmcdrv_event *ev);
 /*
  * Encode a libpfm4 name ([pmu::]EVENT[:UMASK...][:u][:k][:e][:i][:c=N]) of
  * an Intel core PMU this CPU has into @ev (type HW, event, umask, cmask,
- * flags USER/KERNEL from :u/:k, both without either, EDGE, INV).
+ * flags USER/KERNEL from :u/:k, both without either, EDGE, INV; extra:
+ * OFFCORE_RESPONSE_0/1's MSR_OFFCORE_RSP_0/1 value, 0 for other events).
  * -ENOENT: unknown (@err: nearest names, or the models that have it);
  * -EINVAL: bad unit mask or modifier; -EOPNOTSUPP: needs what pmcdrv cannot
- * program (AnyThread t=1, intx/intxcp, pin control, an extra register such
- * as the offcore response or PEBS ldlat, an uncore/OS/non-Intel PMU), named
+ * program (AnyThread t=1, intx/intxcp, pin control, an extra register other
+ * than the offcore response, such as PEBS ldlat, an uncore/OS/non-Intel PMU), named
  * in @err; -ENODEV: libpfm4 did not initialize.  Never prints.
  */
 int pmc_pfm_encode(const char *name, struct pmcdrv_event *ev, char *err, size_t errlen);

@@ -378,19 +378,18 @@ static int from_encoding(const char *name, const pfm_pmu_encode_arg_t *arg, cons
 			return pmc_error(-EOPNOTSUPP, err, errlen,
 					 "'%s': needs MSR_PEBS_FRONTEND = 0x%llx (the front-end event filter), a PEBS facility pmcdrv does not program",
 					 name, (unsigned long long)arg->codes[1]);
-		if (code == PFM_EVENT_OFFCORE_RSP_0 || code == PFM_EVENT_OFFCORE_RSP_1)
+		if (arg->count > 2 ||
+		    (code != PFM_EVENT_OFFCORE_RSP_0 && code != PFM_EVENT_OFFCORE_RSP_1))
 			return pmc_error(-EOPNOTSUPP, err, errlen,
-					 "'%s': OFFCORE_RESPONSE_%d needs the offcore response register (MSR_OFFCORE_RSP_%d = 0x%llx), which this pmcdrv ABI cannot carry yet; count its request/response subset with another event, or use a pmcdrv with the VER1 event layout",
-					 name, code == PFM_EVENT_OFFCORE_RSP_0 ? 0 : 1,
-					 code == PFM_EVENT_OFFCORE_RSP_0 ? 0 : 1,
-					 (unsigned long long)arg->codes[1]);
-		return pmc_error(-EOPNOTSUPP, err, errlen,
-				 "'%s': needs an extra register value 0x%llx besides EVTSEL (encoding %s), which pmcdrv cannot program",
-				 name, (unsigned long long)arg->codes[1], fstr);
+					 "'%s': needs an extra register value 0x%llx besides EVTSEL (encoding %s), which pmcdrv cannot program",
+					 name, (unsigned long long)arg->codes[1], fstr);
 	}
 	memset(ev, 0, sizeof(*ev));
 	ev->type = PMCDRV_EVENT_HW;
 	ev->event = code;
+	/* OFFCORE_RESPONSE_0/1: MSR_OFFCORE_RSP_0/1's value; the module checks it. */
+	if (arg->count == 2)
+		ev->extra = arg->codes[1];
 	ev->umask = (uint32_t)((sel & PMC_EVTSEL_UMASK) >> PMC_EVTSEL_UMASK_SHIFT);
 	ev->cmask = (uint32_t)((sel & PMC_EVTSEL_CMASK) >> PMC_EVTSEL_CMASK_SHIFT);
 	if (sel & PMC_EVTSEL_USR)

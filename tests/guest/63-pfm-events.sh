@@ -77,3 +77,18 @@ check "MEM_LOAD_RETIRED:L3_MISS:u beside instructions:u: programmed, 0 on the em
 out=$(pmcctl run -j -e '{INST_RETIRED:ANY_P,instructions}:u' -- $loop $n 2>&1)
 check "group {INST_RETIRED:ANY_P,instructions}:u: both counted" \
 	jq -e -s --argjson w "$want" 'length == 2 and all(.[]; (."counter-value" | floor) == $w)' <<<"$out"
+# The group number reaches the check: 5 GP-only events in one group on 4 GP counters.
+pmcctl run -e '{r01d1,r02d1,r04d1,r010e,r01a3}:u' -- $loop $n 2>/tmp/err
+expect_eq "run: a group larger than the counters -> 2" "$?" 2
+check "group too big: names the group and the fix" grep -q "the group of event 'r01d1' ({...} number 1).*split the group" /tmp/err
+out=$(pmcctl run -j -e '{r01d1,r02d1}:u,r04d1:u,r010e:u' -- $loop $n 2>&1)
+check "4 GP events, 2 of them grouped: all counted" jq -e -s 'length == 4' <<<"$out"
+
+# OFFCORE_RESPONSE_0: libpfm4's MSR_OFFCORE_RSP_0 value travels in the event's extra field.
+# This module does not program extra registers yet (abi-v1: EOPNOTSUPP): refused, naming the
+# event, exit 3.  When the module programs MSR_OFFCORE_RSP_0, this check changes to reading
+# 0x1a6 while the event counts.
+pmcctl run -e OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u -- $loop $n 2>/tmp/err
+expect_eq "run: OFFCORE_RESPONSE_0 with its extra value refused by this module -> 3" "$?" 3
+check "offcore refusal names the event and the extra value" \
+	grep -q "event 'OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u': extra (offcore response)" /tmp/err

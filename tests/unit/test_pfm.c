@@ -88,8 +88,9 @@ static void test_pfm_names(void)
 		      "'%s': type %u event 0x%x umask 0x%x cmask %u flags 0x%x; want 0x%x 0x%x %u 0x%x",
 		      good[i].arg, ev->type, ev->event, ev->umask, ev->cmask, ev->flags, good[i].event,
 		      good[i].umask, good[i].cmask, good[i].flags);
-		CHECK(!strcmp(l.ev[0].name, good[i].arg) && l.ev[0].group == 0,
-		      "'%s': name '%s' group %u", good[i].arg, l.ev[0].name, l.ev[0].group);
+		CHECK(!strcmp(l.ev[0].name, good[i].arg) && l.ev[0].ev.group == 0 && !l.ev[0].ev.extra,
+		      "'%s': name '%s' group %u extra 0x%llx", good[i].arg, l.ev[0].name,
+		      l.ev[0].ev.group, (unsigned long long)l.ev[0].ev.extra);
 	}
 }
 
@@ -129,10 +130,6 @@ static const struct {
 	{ "INST_RETIRED:ANY_P:t=1", -EOPNOTSUPP, "t=1", "AnyThread" },
 	{ "INST_RETIRED:ANY_P:intx=1", -EOPNOTSUPP, "intx", "drop" },
 	{ "INST_RETIRED:ANY_P:intxcp=1", -EOPNOTSUPP, "intxcp", "drop" },
-	{ "OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS", -EOPNOTSUPP,
-	  "OFFCORE_RESPONSE_0 needs the offcore response register", "MSR_OFFCORE_RSP_0" },
-	{ "OFFCORE_RESPONSE_1:ANY_REQUEST:L3_MISS", -EOPNOTSUPP,
-	  "OFFCORE_RESPONSE_1 needs the offcore response register", "MSR_OFFCORE_RSP_1" },
 	{ "MEM_TRANS_RETIRED:LOAD_LATENCY", -EOPNOTSUPP, "ldlat", "PEBS" },
 	{ "FRONTEND_RETIRED:DSB_MISS", -EOPNOTSUPP, "MSR_PEBS_FRONTEND", "PEBS" },
 	{ "UOPS_ISSUED:ANY:i", -EINVAL, "i (inv)", "c (cmask)" },
@@ -173,6 +170,39 @@ static void test_pfm_refusals(void)
 	}
 }
 
+/* OFFCORE_RESPONSE_0/1: libpfm4's second code is MSR_OFFCORE_RSP_0/1's value, in ev.extra. */
+static void test_pfm_offcore(void)
+{
+	static const struct {
+		const char *arg;
+		unsigned int event, umask, flags;
+		unsigned long long extra;
+	} oc[] = {
+		/* skl: DMND_DATA_RD|DMND_RFO|DMND_CODE_RD|OTHER (bits 0-2, 15), L3_MISS_LOCAL (26), SNP_ANY (31-37) */
+		{ "OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS", 0xb7, 0x01, UK, 0x3f84008007ULL },
+		{ "OFFCORE_RESPONSE_1:ANY_REQUEST:L3_MISS:u", 0xbb, 0x01, U, 0x3f84008007ULL },
+		{ "skl::OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY", 0xb7, 0x01, UK,
+		  0x3f84000001ULL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(oc); i++) {
+		struct pmc_evlist l = { 0 };
+		const struct pmcdrv_event *ev = &l.ev[0].ev;
+		char err[512] = "";
+		int ret = pmc_evlist_parse(&l, oc[i].arg, err, sizeof(err));
+
+		CHECK(ret == 0 && l.n == 1, "'%s': %d %s", oc[i].arg, ret, err);
+		if (ret)
+			continue;
+		CHECK(ev->event == oc[i].event && ev->umask == oc[i].umask && ev->flags == oc[i].flags &&
+		      ev->extra == oc[i].extra && !ev->cmask && !ev->group && !ev->reserved1,
+		      "'%s': event 0x%x umask 0x%x flags 0x%x extra 0x%llx; want 0x%x 0x%x 0x%x 0x%llx",
+		      oc[i].arg, ev->event, ev->umask, ev->flags, (unsigned long long)ev->extra,
+		      oc[i].event, oc[i].umask, oc[i].flags, oc[i].extra);
+	}
+}
+
 static void test_edit_distance(void)
 {
 	CU_ASSERT_EQUAL(pmc_edit_distance("kitten", "sitting"), 3);
@@ -207,8 +237,8 @@ static void test_groups(void)
 	CU_ASSERT_EQUAL_FATAL(l.n, ARRAY_SIZE(want));
 	CU_ASSERT_EQUAL(l.nr_groups, 4);
 	for (i = 0; i < l.n; i++) {
-		CHECK(l.ev[i].group == want[i].group, "event %u (%s): group %u, want %u", i,
-		      l.ev[i].name, l.ev[i].group, want[i].group);
+		CHECK(l.ev[i].ev.group == want[i].group, "event %u (%s): group %u, want %u", i,
+		      l.ev[i].name, l.ev[i].ev.group, want[i].group);
 		if (l.ev[i].ev.type != PMCDRV_EVENT_HW)
 			continue;
 		CHECK(l.ev[i].ev.flags == want[i].flags && l.ev[i].ev.event == want[i].event,
@@ -222,8 +252,8 @@ static void test_groups(void)
 	ret = pmc_evlist_parse(&l, "{cpu/event=0xc0,umask=0/,cycles}", err, sizeof(err));
 	CU_ASSERT_EQUAL_FATAL(ret, 0);
 	CU_ASSERT_EQUAL(l.n, 2);
-	CU_ASSERT_EQUAL(l.ev[0].group, 1);
-	CU_ASSERT_EQUAL(l.ev[1].group, 1);
+	CU_ASSERT_EQUAL(l.ev[0].ev.group, 1);
+	CU_ASSERT_EQUAL(l.ev[1].ev.group, 1);
 	CU_ASSERT_STRING_EQUAL(l.ev[0].name, "cpu/event=0xc0,umask=0/");
 }
 
@@ -338,6 +368,7 @@ void register_pfm_tests(void)
 		{ "libpfm4 names -> ABI fields (skl)", test_pfm_names },
 		{ "pmc_pfm_encode() and pmc_pfm_pmu()", test_pfm_encode },
 		{ "refusals name the field, unknown names the nearest", test_pfm_refusals },
+		{ "OFFCORE_RESPONSE: the extra register value", test_pfm_offcore },
 		{ "edit distance", test_edit_distance },
 		{ "{a,b} groups and their modifiers", test_groups },
 		{ "bad groups", test_group_errors },
