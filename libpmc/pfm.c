@@ -456,8 +456,10 @@ int pmc_pfm_encode_named(const char *name, const char *const *extra, size_t next
 		ret = pmc_error(-EINVAL, err, errlen, "'%s': libpfm4 has no description of it", name);
 	else if (pi.type != PFM_PMU_TYPE_CORE)
 		ret = pmc_error(-EOPNOTSUPP, err, errlen,
-				"'%s': an event of libpfm4's %s PMU (%s), not of the core PMU; pmcdrv programs only the core's counters",
-				name, pi.type == PFM_PMU_TYPE_UNCORE ? "uncore" : "OS", pi.name);
+				"'%s': an event of libpfm4's %s PMU (%s), not of the core PMU; pmcdrv programs only the core's counters%s",
+				name, pi.type == PFM_PMU_TYPE_UNCORE ? "uncore" : "OS", pi.name,
+				pi.type == PFM_PMU_TYPE_UNCORE ? "" :
+				" (perf's generic events are pmcctl's own names: see 'pmcctl list')");
 	else if (!pmu_is_intel(&pi))
 		ret = pmc_error(-EOPNOTSUPP, err, errlen,
 				"'%s': an event of %s; pmcdrv programs Intel PMUs only", name, pi.name);
