@@ -323,7 +323,7 @@ struct pmc_config_verdict {
  */
 #define PMC_CONFIG_HDR_SIZE	32	/* offsetof(struct pmcdrv_config, events) */
 #define PMC_EVENT_SIZE_MAX	512
-#define PMC_CONFIG_SIZE_MAX	16384
+#define PMC_CONFIG_SIZE_MAX	4096	/* a page, as for every struct */
 
 /*
  * @stride: the caller's event size; @slots: entries of its events[].

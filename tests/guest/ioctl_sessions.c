@@ -977,7 +977,7 @@ static void test_ver1_layout(void)
 	c = pmcdev_task_clock_config();
 	c.size = PMC_CONFIG_SIZE_MAX + 8;
 	e = config_errno(&c);
-	CHECK(&st, e == E2BIG, "config: size past 16 KiB -> E2BIG", "errno %d", e);
+	CHECK(&st, e == E2BIG, "config: size past a page (4096) -> E2BIG", "errno %d", e);
 }
 
 /* 32 events through the module; READ VER1 gives each its times. */
