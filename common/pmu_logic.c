@@ -487,11 +487,6 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		counter[i] = ~0U;
 		if (ev->type != PMCDRV_EVENT_HW)
 			continue;
-		if (ev->extra) {
-			v->err = PMC_CONFIG_NO_EXTRA_REGS;
-			v->bad_index = i;
-			return -EOPNOTSUPP;
-		}
 		v->has_hw = true;
 		if (ev->flags & PMCDRV_EVF_KERNEL)
 			v->has_kernel = true;
@@ -550,7 +545,13 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 	case PMC_CONFIG_GROUP_TOO_BIG:
 		return "its group has more hardware events than counters; split the group";
 	case PMC_CONFIG_NO_EXTRA_REGS:
-		return "extra (offcore response) values are not supported here; drop the value";
+		return "pmcdrv knows no extra registers (offcore response) of this CPU model";
+	case PMC_CONFIG_EXTRA_NO_REG:
+		return "an extra value on an event without an extra register; drop it";
+	case PMC_CONFIG_EXTRA_RESERVED:
+		return "extra value has bits outside the register's valid mask";
+	case PMC_CONFIG_EXTRA_CONFLICT:
+		return "two events need different values in one extra register";
 	}
 	return "unknown configuration error";
 }
@@ -705,3 +706,96 @@ u32 pmc_fold_period_ms(const struct pmc_arch_perfmon *pm)
 	return ms > PMC_FOLD_PERIOD_MAX_MS ? PMC_FOLD_PERIOD_MAX_MS : ms;
 }
 
+/* Sandy Bridge and Ivy Bridge clients: intel_snb_extra_regs. */
+static const u8 pmc_snb_models[] = { 0x2a, 0x3a, 0 };
+/* SNB-EP, IVB-EP, Haswell, Broadwell: intel_snbep_extra_regs. */
+static const u8 pmc_snbep_models[] = { 0x2d, 0x3e, 0x3c, 0x3f, 0x45, 0x46,
+				       0x3d, 0x47, 0x4f, 0x56, 0 };
+/* Skylake, Skylake-X, Kaby Lake, Coffee Lake, Comet Lake: intel_skl_extra_regs. */
+static const u8 pmc_skl_models[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0 };
+
+/* Valid bits of MSR_OFFCORE_RSP_0/1: intel_snb_extra_regs, intel_snbep/skl_extra_regs. */
+#define PMC_OFFCORE_VALID_SNB		0x3f807f8fffULL
+#define PMC_OFFCORE_VALID_SNBEP		0x3fffff8fffULL
+
+#define PMC_OFFCORE_RSP_0(valid)					\
+	{ "MSR_OFFCORE_RSP_0", "OFFCORE_RESPONSE_0", 0xb7, 0x01,	\
+	  PMC_MSR_OFFCORE_RSP_0, valid }
+#define PMC_OFFCORE_RSP_1(valid)					\
+	{ "MSR_OFFCORE_RSP_1", "OFFCORE_RESPONSE_1", 0xbb, 0x01,	\
+	  PMC_MSR_OFFCORE_RSP_1, valid }
+
+static const struct pmc_extra_model pmc_extra_models[] = {
+	{ "sandybridge", 6, pmc_snb_models,
+	  { PMC_OFFCORE_RSP_0(PMC_OFFCORE_VALID_SNB), PMC_OFFCORE_RSP_1(PMC_OFFCORE_VALID_SNB) } },
+	{ "sandybridge-ep/haswell/broadwell", 6, pmc_snbep_models,
+	  { PMC_OFFCORE_RSP_0(PMC_OFFCORE_VALID_SNBEP),
+	    PMC_OFFCORE_RSP_1(PMC_OFFCORE_VALID_SNBEP) } },
+	{ "skylake", 6, pmc_skl_models,
+	  { PMC_OFFCORE_RSP_0(PMC_OFFCORE_VALID_SNBEP),
+	    PMC_OFFCORE_RSP_1(PMC_OFFCORE_VALID_SNBEP) } },
+};
+
+const struct pmc_extra_model *pmc_extra_model_find(u32 family, u32 model)
+{
+	const struct pmc_extra_model *m;
+	const u8 *p;
+
+	for (m = pmc_extra_models; m < pmc_extra_models + ARRAY_SIZE(pmc_extra_models); m++) {
+		if (m->family != family)
+			continue;
+		for (p = m->models; *p; p++) {
+			if (*p == model)
+				return m;
+		}
+	}
+	return NULL;
+}
+
+static int pmc_extra_verdict(struct pmc_config_verdict *v, enum pmc_config_err err,
+			     unsigned int i, int ret)
+{
+	v->err = err;
+	v->bad_index = i;
+	return ret;
+}
+
+int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+		     struct pmc_extra_prog *xp, struct pmc_config_verdict *v)
+{
+	const struct pmcdrv_event *ev;
+	const struct pmc_extra_reg *r;
+	unsigned int i, k;
+
+	/* @v keeps what pmc_config_check() found (has_hw...): only an error is added. */
+	memset(xp, 0, sizeof(*xp));
+	for (i = 0; i < cfg->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+		ev = &cfg->events[i];
+		if (ev->type != PMCDRV_EVENT_HW)
+			continue;
+		if (!m) {
+			if (ev->extra)
+				return pmc_extra_verdict(v, PMC_CONFIG_NO_EXTRA_REGS, i,
+							 -EOPNOTSUPP);
+			continue;
+		}
+		for (k = 0; k < PMC_EXTRA_REGS_MAX; k++) {
+			r = &m->regs[k];
+			if (r->msr && r->event == ev->event && r->umask == ev->umask)
+				break;
+		}
+		if (k == PMC_EXTRA_REGS_MAX) {
+			if (ev->extra)
+				return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_NO_REG, i, -EINVAL);
+			continue;
+		}
+		if (ev->extra & ~r->valid)
+			return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_RESERVED, i, -EINVAL);
+		if ((xp->used & (1U << k)) && xp->val[k] != ev->extra)
+			return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_CONFLICT, i, -ENOSPC);
+		xp->used |= 1U << k;
+		xp->msr[k] = r->msr;
+		xp->val[k] = ev->extra;
+	}
+	return 0;
+}

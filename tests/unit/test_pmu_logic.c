@@ -554,11 +554,106 @@ static void test_config_ver1_fields(void)
 	cfg.events[1].extra = 1;
 	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
 	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_SW_FIELDS);
+	/* An extra value is pmc_config_extra()'s to judge. */
 	cfg.events[1] = hw_ev(0xb7, 0x01, 0);
 	cfg.events[1].extra = 0x10001;
-	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+}
+
+/* The extra-register tables: models, registers, masks (Linux's core.c). */
+static void test_extra_models(void)
+{
+	const struct pmc_extra_model *m;
+	static const u8 skl[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(skl); i++) {
+		m = pmc_extra_model_find(6, skl[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		CU_ASSERT_STRING_EQUAL(m->name, "skylake");
+	}
+	CU_ASSERT_EQUAL(m->regs[0].msr, 0x1a6);
+	CU_ASSERT_EQUAL(m->regs[0].event, 0xb7);
+	CU_ASSERT_EQUAL(m->regs[0].umask, 0x01);
+	CU_ASSERT_EQUAL(m->regs[0].valid, 0x3fffff8fffULL);
+	CU_ASSERT_EQUAL(m->regs[1].msr, 0x1a7);
+	CU_ASSERT_EQUAL(m->regs[1].event, 0xbb);
+	CU_ASSERT_STRING_EQUAL(m->regs[1].name, "MSR_OFFCORE_RSP_1");
+	m = pmc_extra_model_find(6, 0x2a);	/* Sandy Bridge client */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(m->regs[0].valid, 0x3f807f8fffULL);
+	m = pmc_extra_model_find(6, 0x3c);	/* Haswell */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(m->regs[1].valid, 0x3fffff8fffULL);
+	CU_ASSERT_PTR_NULL(pmc_extra_model_find(6, 0x7e));	/* Ice Lake: not known */
+	CU_ASSERT_PTR_NULL(pmc_extra_model_find(15, 0x5e));
+	CU_ASSERT_PTR_NULL(pmc_extra_model_find(6, 0));
+}
+
+/* Extra values: EOPNOTSUPP without a table, EINVAL, ENOSPC, what to program. */
+static void test_config_extra(void)
+{
+	const struct pmc_extra_model *m = pmc_extra_model_find(6, 0x5e);
+	struct pmc_arch_perfmon pm = skl();
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	struct pmc_extra_prog xp;
+	u32 counter[PMCDRV_MAX_EVENTS];
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.events[0] = hw_ev(0xc0, 0x00, 0);
+	cfg.events[1] = hw_ev(0xb7, 0x01, 0);
+	cfg.events[1].extra = 0x10001;
+	cfg.nr_events = 2;
+	/* What pmc_config_check() found stays: the module claims the PMU from it. */
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.has_hw);
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	CU_ASSERT(v.has_hw);
+	CU_ASSERT_EQUAL(xp.used, 1);
+	CU_ASSERT_EQUAL(xp.msr[0], PMC_MSR_OFFCORE_RSP_0);
+	CU_ASSERT_EQUAL(xp.val[0], 0x10001);
+	/* No table: EOPNOTSUPP for the extra value, nothing for plain events. */
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, NULL, &xp, &v), -EOPNOTSUPP);
 	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_NO_EXTRA_REGS);
 	CU_ASSERT_EQUAL(v.bad_index, 1);
+	cfg.events[1].extra = 0;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, NULL, &xp, &v), 0);
+	CU_ASSERT_EQUAL(xp.used, 0);
+	/* An event without an extra register. */
+	cfg.events[0].extra = 1;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_EXTRA_NO_REG);
+	CU_ASSERT_EQUAL(v.bad_index, 0);
+	cfg.events[0].extra = 0;
+	/* Reserved bits 12..14, and bit 38. */
+	cfg.events[1].extra = 0x1000;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_EXTRA_RESERVED);
+	cfg.events[1].extra = 1ULL << 38;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -EINVAL);
+	cfg.events[1].extra = 0x3fffff8fffULL;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	/* The same register twice: one value fits, two do not. */
+	cfg.events[2] = cfg.events[1];
+	cfg.events[2].flags = PMCDRV_EVF_KERNEL;
+	cfg.nr_events = 3;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	cfg.events[2].extra = 0x10002;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_EXTRA_CONFLICT);
+	CU_ASSERT_EQUAL(v.bad_index, 2);
+	/* Two registers: OFFCORE_RESPONSE_1 takes MSR_OFFCORE_RSP_1. */
+	cfg.events[2] = hw_ev(0xbb, 0x01, 0);
+	cfg.events[2].extra = 0x10002;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	CU_ASSERT_EQUAL(xp.used, 3);
+	CU_ASSERT_EQUAL(xp.msr[1], PMC_MSR_OFFCORE_RSP_1);
+	CU_ASSERT_EQUAL(xp.val[1], 0x10002);
+	/* Software events are not looked at (their extra is the event check's). */
+	cfg.events[0] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW,
+					       .sw_id = PMCDRV_SW_TASK_CLOCK };
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
 }
 
 static void test_enabled_counters(void)
@@ -749,6 +844,8 @@ void register_pmu_logic_tests(void)
 		{ "config layout of the caller", test_config_layout },
 		{ "config groups fit the counters", test_config_groups },
 		{ "config VER1 fields", test_config_ver1_fields },
+		{ "extra-register tables", test_extra_models },
+		{ "config extra values", test_config_extra },
 		{ "enabled counters", test_enabled_counters },
 		{ "who has counters in use", test_scan_in_use },
 		{ "width-agnostic delta", test_delta },
