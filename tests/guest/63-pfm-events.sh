@@ -84,11 +84,22 @@ check "group too big: names the group and the fix" grep -q "the group of event '
 out=$(pmcctl run -j -e '{r01d1,r02d1}:u,r04d1:u,r010e:u' -- $loop $n 2>&1)
 check "4 GP events, 2 of them grouped: all counted" jq -e -s 'length == 4' <<<"$out"
 
-# OFFCORE_RESPONSE_0: libpfm4's MSR_OFFCORE_RSP_0 value travels in the event's extra field.
-# This module does not program extra registers yet (abi-v1: EOPNOTSUPP): refused, naming the
-# event, exit 3.  When the module programs MSR_OFFCORE_RSP_0, this check changes to reading
-# 0x1a6 while the event counts.
-pmcctl run -e OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u -- $loop $n 2>/tmp/err
-expect_eq "run: OFFCORE_RESPONSE_0 with its extra value refused by this module -> 3" "$?" 3
-check "offcore refusal names the event and the extra value" \
-	grep -q "event 'OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u': extra (offcore response)" /tmp/err
+# OFFCORE_RESPONSE_0: libpfm4's MSR_OFFCORE_RSP_0 value travels in the event's extra field and
+# the module programs it on the counting CPU (tests/guest/57-offcore.sh tests the module side):
+# rdmsr, itself the counted task, reads it there.
+modprobe msr
+v=$(taskset -c 1 pmcctl run -o /dev/null -e OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u -- rdmsr -p 1 0x1a6)
+expect_eq "OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS: MSR_OFFCORE_RSP_0 holds libpfm4's value while counting" \
+	"$v" 3f84008007
+v=$(taskset -c 1 pmcctl run -o /dev/null -e OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY:u -- rdmsr -p 1 0x1a7)
+expect_eq "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY: MSR_OFFCORE_RSP_1 holds its value" \
+	"$v" 3f84000001
+out=$(pmcctl run -j -e OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u,instructions:u -- $loop $n 2>&1)
+check "OFFCORE_RESPONSE_0 beside instructions:u: counted (0 on the emulated PMU), instructions exact" \
+	jq -e -s --argjson w "$want" '.[0]."counter-value" == 0 and (.[1]."counter-value" | floor) == $w' <<<"$out"
+# Two OFFCORE_RESPONSE_0 with different request/response bits need one register twice.
+pmcctl run -e OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u,OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY:u \
+	-- $loop $n 2>/tmp/err
+expect_eq "two different OFFCORE_RESPONSE_0 values in one session: refused, exit 2" "$?" 2
+check "two OFFCORE_RESPONSE_0 values: the message names the extra register" \
+	grep -q "different values in one extra register (OFFCORE_RESPONSE_0/1)" /tmp/err
