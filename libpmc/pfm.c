@@ -247,14 +247,14 @@ static void other_models(const char *word, char *out, size_t len)
 		snprintf(out + off, len - off, ", ... (%d models)", nfound);
 }
 
-/* The event part of NAME: without "pmu::" and without ":umask:mod...". */
+/* The event part of NAME: without "pmu::" and without ":umask:mod..." (or perf's ".umask"). */
 static void event_word(const char *name, char *out, size_t len)
 {
 	const char *p = strstr(name, "::");
 	size_t n;
 
 	p = p ? p + 2 : name;
-	n = strcspn(p, ":");
+	n = strcspn(p, ":.");
 	if (n >= len)
 		n = len - 1;
 	memcpy(out, p, n);

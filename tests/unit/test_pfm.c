@@ -118,6 +118,9 @@ static void test_pfm_encode(void)
 	/* Built-in names are the -e parser's; the encoder says -ENOENT for unknown names. */
 	CU_ASSERT_EQUAL(pmc_pfm_encode("instructions", &ev, err, sizeof(err)), -ENOENT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "nearest"));
+	/* perf's spelling straight to the encoder: the event part is what is looked up. */
+	CU_ASSERT_EQUAL(pmc_pfm_encode("mem_load_retird.l3_miss", &ev, err, sizeof(err)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "nearest: MEM_LOAD_RETIRED"));
 	CU_ASSERT_EQUAL(pmc_pfm_encode("INST_RETIRED:ANY_P", &ev, NULL, 0), 0);
 }
 
