@@ -55,6 +55,9 @@ uobj		= $(patsubst %.c,$(B)/unit-obj/%.o,$(1))
 LIBPMC_OBJS	:= $(call obj,$(LIBPMC_SRCS) $(COMMON_SRCS))
 LIBPMC_PIC_OBJS	:= $(patsubst %.c,$(B)/pic-obj/%.o,$(LIBPMC_SRCS) $(COMMON_SRCS))
 LIBPMC_SO	:= libpmc.so.$(SOVERSION)
+# What libpmc itself links against: libpfm4 (the CPU models' event tables) and,
+# for its one-time initialization, pthread_once.
+LIBPMC_LIBS	:= -lpfm -lpthread
 # What a program of its own needs to include libpmc.h: the library's header
 # beside the shared logic's and the ABI's (installed as <linux/pmcdrv.h> under
 # INCLUDEDIR/pmcdrv, not into the kernel headers' /usr/include/linux).
@@ -110,7 +113,7 @@ $(B)/libpmc.map: $(LIBPMC_PIC_OBJS) $(PUBLIC_HEADERS) include/uapi/linux/pmcdrv.
 
 $(B)/libpmc.so.$(VERSION): $(LIBPMC_PIC_OBJS) $(B)/libpmc.map
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIBPMC_SO) -Wl,--version-script,$(B)/libpmc.map \
-		-Wl,-z,defs -o $@ $(LIBPMC_PIC_OBJS) -lc
+		-Wl,-z,defs -o $@ $(LIBPMC_PIC_OBJS) $(LIBPMC_LIBS) -lc
 
 $(B)/$(LIBPMC_SO): $(B)/libpmc.so.$(VERSION)
 	ln -sf libpmc.so.$(VERSION) $@
@@ -119,14 +122,14 @@ $(B)/$(LIBPMC_SO): $(B)/libpmc.so.$(VERSION)
 # pmcctl carries the libpmc of its own source (static): no libpmc0 of another version under it.
 $(B)/bin/pmcctl: $(PMCCTL_OBJS) $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBPMC_LIBS) -lm
 
 # examples/: small programs that use libpmc as a user would (regions, self-read).
 examples: $(EXAMPLE_BINS) ## the programs of examples/ (build/examples/)
 
 $(B)/examples/%: examples/%.c $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(B)/libpmc.a -lpthread
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(B)/libpmc.a $(LIBPMC_LIBS)
 
 # ---- install -------------------------------------------------------------
 install: user ## pmcctl, libpmc (.so.N, .a, headers, pkg-config), man pages, bash completion
@@ -201,12 +204,12 @@ $(B)/unit-obj/%.o: %.c
 
 $(B)/tests/unit: $(UNIT_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $^ -lcunit -lm
+	$(CC) $(SANITIZE) -o $@ $^ -lcunit $(LIBPMC_LIBS) -lm
 
 # Programs run inside the guest.
 $(B)/tests/%: tests/guest/%.c $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -Itests/lib -o $@ $< $(B)/libpmc.a
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -Itests/lib -o $@ $< $(B)/libpmc.a $(LIBPMC_LIBS)
 
 # Static, libc-free workloads with exactly known instruction counts.
 $(B)/progs/%: tests/progs/%.S

@@ -348,7 +348,7 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 	case PMC_EVENT_BAD_SW_ID:
 		return "unknown software event";
 	case PMC_EVENT_SW_FIELDS:
-		return "a software event takes no event/umask/cmask/flags";
+		return "a software event takes no event/umask/cmask/flags/extra";
 	case PMC_EVENT_RESERVED:
 		return "reserved event field is not zero";
 	case PMC_EVENT_FIXED_PSEUDO_BAD:
@@ -375,10 +375,10 @@ int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmo
 	struct pmc_event_spec spec;
 	enum pmc_event_err err = PMC_EVENT_OK;
 
-	if (ev->reserved) {
+	if (ev->reserved || ev->reserved1) {
 		err = PMC_EVENT_RESERVED;
 	} else if (ev->type == PMCDRV_EVENT_SW) {
-		if (ev->flags || ev->event || ev->umask || ev->cmask)
+		if (ev->flags || ev->event || ev->umask || ev->cmask || ev->extra)
 			err = PMC_EVENT_SW_FIELDS;
 		else if (ev->sw_id < PMCDRV_SW_TASK_CLOCK || ev->sw_id > PMCDRV_SW_CPU_MIGRATIONS)
 			err = PMC_EVENT_BAD_SW_ID;
@@ -397,6 +397,55 @@ int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmo
 	return err == PMC_EVENT_OK ? 0 : -EINVAL;
 }
 
+int pmc_config_layout(u32 size, u32 event_size, u32 *stride, u32 *slots)
+{
+	u32 es = event_size ? event_size : PMCDRV_EVENT_SIZE_VER0;
+
+	if (size < PMCDRV_CONFIG_SIZE_VER0 || es < PMCDRV_EVENT_SIZE_VER0 ||
+	    es > PMC_EVENT_SIZE_MAX || es % 8)
+		return -EINVAL;
+	if (size > PMC_CONFIG_SIZE_MAX)
+		return -E2BIG;
+	*stride = es;
+	*slots = (size - PMC_CONFIG_HDR_SIZE) / es;
+	/* The first layout has 16 entries: anything past them is a zero tail. */
+	if (!event_size && *slots > PMCDRV_MAX_EVENTS_VER0)
+		*slots = PMCDRV_MAX_EVENTS_VER0;
+	return 0;
+}
+
+/*
+ * Every group of @cfg (events with one non-zero group) alone on the
+ * counters of @usable.  Returns the index of the first event of a group
+ * that does not fit, or -1.
+ */
+static int pmc_config_bad_group(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
+				u64 usable)
+{
+	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	u32 idx[PMCDRV_MAX_EVENTS];
+	unsigned int i, j, n;
+	u32 g;
+
+	for (i = 0; i < cfg->nr_events; i++) {
+		g = cfg->events[i].group;
+		if (!g)
+			continue;
+		/* Each group once: from its first event. */
+		for (j = 0; j < i && cfg->events[j].group != g; j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i, n = 0; j < cfg->nr_events; j++) {
+			if (cfg->events[j].group == g && cfg->events[j].type == PMCDRV_EVENT_HW)
+				pmc_event_to_spec(&cfg->events[j], &specs[n++]);
+		}
+		if (pmc_assign_counters(specs, n, pm, usable, idx))
+			return (int)i;
+	}
+	return -1;
+}
+
 int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v)
 {
@@ -411,7 +460,7 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		v->err = PMC_CONFIG_BAD_FLAGS;
 		return -EINVAL;
 	}
-	if (cfg->reserved0 || cfg->reserved[0] || cfg->reserved[1]) {
+	if (cfg->reserved[0] || cfg->reserved[1]) {
 		v->err = PMC_CONFIG_RESERVED;
 		return -EINVAL;
 	}
@@ -442,6 +491,12 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		if (ev->flags & PMCDRV_EVF_KERNEL)
 			v->has_kernel = true;
 		pmc_event_to_spec(ev, &specs[nhw++]);
+	}
+	ret = pmc_config_bad_group(cfg, pm, usable);
+	if (ret >= 0) {
+		v->err = PMC_CONFIG_GROUP_TOO_BIG;
+		v->bad_index = (unsigned int)ret;
+		return -ENOSPC;
 	}
 	ret = pmc_assign_counters(specs, nhw, pm, usable, idx);
 	if (ret == -EBUSY) {
@@ -478,7 +533,7 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 	case PMC_CONFIG_RESERVED:
 		return "reserved configuration field is not zero";
 	case PMC_CONFIG_BAD_NR_EVENTS:
-		return "number of events must be 1..16";
+		return "number of events must be 1..32 (1..16 in the first layout)";
 	case PMC_CONFIG_UNUSED_NOT_ZERO:
 		return "an event slot past nr_events is not zero";
 	case PMC_CONFIG_BAD_EVENT:
@@ -487,6 +542,16 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 		return "more hardware events than counters (multiplexing is not supported)";
 	case PMC_CONFIG_FIXED_BUSY:
 		return "its fixed counter is taken (ref-cycles: fixed counter 2 only); GP: r013c";
+	case PMC_CONFIG_GROUP_TOO_BIG:
+		return "its group has more hardware events than counters; split the group";
+	case PMC_CONFIG_NO_EXTRA_REGS:
+		return "pmcdrv knows no extra registers (offcore response) of this CPU model";
+	case PMC_CONFIG_EXTRA_NO_REG:
+		return "an extra value on an event without an extra register; drop it";
+	case PMC_CONFIG_EXTRA_RESERVED:
+		return "extra value has bits outside the register's valid mask";
+	case PMC_CONFIG_EXTRA_CONFLICT:
+		return "two events need different values in one extra register";
 	}
 	return "unknown configuration error";
 }
@@ -639,4 +704,98 @@ u32 pmc_fold_period_ms(const struct pmc_arch_perfmon *pm)
 	if (ms < 1)
 		return 1;
 	return ms > PMC_FOLD_PERIOD_MAX_MS ? PMC_FOLD_PERIOD_MAX_MS : ms;
+}
+
+/* Sandy Bridge and Ivy Bridge clients: intel_snb_extra_regs. */
+static const u8 pmc_snb_models[] = { 0x2a, 0x3a, 0 };
+/* SNB-EP, IVB-EP, Haswell, Broadwell: intel_snbep_extra_regs. */
+static const u8 pmc_snbep_models[] = { 0x2d, 0x3e, 0x3c, 0x3f, 0x45, 0x46,
+				       0x3d, 0x47, 0x4f, 0x56, 0 };
+/* Skylake, Skylake-X, Kaby Lake, Coffee Lake, Comet Lake: intel_skl_extra_regs. */
+static const u8 pmc_skl_models[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0 };
+
+/* Valid bits of MSR_OFFCORE_RSP_0/1: intel_snb_extra_regs, intel_snbep/skl_extra_regs. */
+#define PMC_OFFCORE_VALID_SNB		0x3f807f8fffULL
+#define PMC_OFFCORE_VALID_SNBEP		0x3fffff8fffULL
+
+#define PMC_OFFCORE_RSP_0(valid)					\
+	{ "MSR_OFFCORE_RSP_0", "OFFCORE_RESPONSE_0", 0xb7, 0x01,	\
+	  PMC_MSR_OFFCORE_RSP_0, valid }
+#define PMC_OFFCORE_RSP_1(valid)					\
+	{ "MSR_OFFCORE_RSP_1", "OFFCORE_RESPONSE_1", 0xbb, 0x01,	\
+	  PMC_MSR_OFFCORE_RSP_1, valid }
+
+static const struct pmc_extra_model pmc_extra_models[] = {
+	{ "sandybridge", 6, pmc_snb_models,
+	  { PMC_OFFCORE_RSP_0(PMC_OFFCORE_VALID_SNB), PMC_OFFCORE_RSP_1(PMC_OFFCORE_VALID_SNB) } },
+	{ "sandybridge-ep/haswell/broadwell", 6, pmc_snbep_models,
+	  { PMC_OFFCORE_RSP_0(PMC_OFFCORE_VALID_SNBEP),
+	    PMC_OFFCORE_RSP_1(PMC_OFFCORE_VALID_SNBEP) } },
+	{ "skylake", 6, pmc_skl_models,
+	  { PMC_OFFCORE_RSP_0(PMC_OFFCORE_VALID_SNBEP),
+	    PMC_OFFCORE_RSP_1(PMC_OFFCORE_VALID_SNBEP) } },
+};
+
+const struct pmc_extra_model *pmc_extra_model_find(u32 family, u32 model)
+{
+	const struct pmc_extra_model *m;
+	const u8 *p;
+
+	for (m = pmc_extra_models; m < pmc_extra_models + ARRAY_SIZE(pmc_extra_models); m++) {
+		if (m->family != family)
+			continue;
+		for (p = m->models; *p; p++) {
+			if (*p == model)
+				return m;
+		}
+	}
+	return NULL;
+}
+
+static int pmc_extra_verdict(struct pmc_config_verdict *v, enum pmc_config_err err,
+			     unsigned int i, int ret)
+{
+	v->err = err;
+	v->bad_index = i;
+	return ret;
+}
+
+int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+		     struct pmc_extra_prog *xp, struct pmc_config_verdict *v)
+{
+	const struct pmcdrv_event *ev;
+	const struct pmc_extra_reg *r;
+	unsigned int i, k;
+
+	/* @v keeps what pmc_config_check() found (has_hw...): only an error is added. */
+	memset(xp, 0, sizeof(*xp));
+	for (i = 0; i < cfg->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+		ev = &cfg->events[i];
+		if (ev->type != PMCDRV_EVENT_HW)
+			continue;
+		if (!m) {
+			if (ev->extra)
+				return pmc_extra_verdict(v, PMC_CONFIG_NO_EXTRA_REGS, i,
+							 -EOPNOTSUPP);
+			continue;
+		}
+		for (k = 0; k < PMC_EXTRA_REGS_MAX; k++) {
+			r = &m->regs[k];
+			if (r->msr && r->event == ev->event && r->umask == ev->umask)
+				break;
+		}
+		if (k == PMC_EXTRA_REGS_MAX) {
+			if (ev->extra)
+				return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_NO_REG, i, -EINVAL);
+			continue;
+		}
+		if (ev->extra & ~r->valid)
+			return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_RESERVED, i, -EINVAL);
+		if ((xp->used & (1U << k)) && xp->val[k] != ev->extra)
+			return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_CONFLICT, i, -ENOSPC);
+		xp->used |= 1U << k;
+		xp->msr[k] = r->msr;
+		xp->val[k] = ev->extra;
+	}
+	return 0;
 }

@@ -50,6 +50,30 @@ static void pmcd_cpuid(u32 leaf, struct pmc_cpuid_regs *r)
 	cpuid_count(leaf, 0, &r->eax, &r->ebx, &r->ecx, &r->edx);
 }
 
+/*
+ * The model's extra registers, if pmcdrv knows them and they can be read
+ * (a hypervisor may not emulate them: Linux checks them the same way).
+ */
+static void pmcd_hw_probe_extra(struct pmcd_hw_caps *caps)
+{
+	const struct pmc_extra_model *m;
+	unsigned int k;
+	u64 val;
+
+	if (!(caps->flags & PMCDRV_INFO_ARCH_PERFMON) || caps->cpu.vendor != PMCDRV_VENDOR_INTEL)
+		return;
+	m = pmc_extra_model_find(caps->cpu.family, caps->cpu.model);
+	if (!m)
+		return;
+	for (k = 0; k < PMC_EXTRA_REGS_MAX; k++) {
+		if (m->regs[k].msr && pmcd_rdmsr_safe(m->regs[k].msr, &val)) {
+			pr_info("%s cannot be read: no offcore response events\n", m->regs[k].name);
+			return;
+		}
+	}
+	caps->extra = m;
+}
+
 void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 {
 	struct pmc_cpuid_regs l0, l1, l0a = { 0 };
@@ -70,6 +94,7 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 		if (caps->perf_capabilities & PMC_PERF_CAP_FW_WRITE)
 			caps->flags |= PMCDRV_INFO_FW_WRITE;
 	}
+	pmcd_hw_probe_extra(caps);
 }
 
 struct pmcd_usage_acc {
@@ -206,6 +231,10 @@ struct pmcd_hw_cpu {
 	u64 val[PMC_GLOBAL_FIXED_SHIFT + PMC_MAX_FIXED];	/* a stopped counter's value */
 	u64 zero;			/* counters known to hold 0 (not counting) */
 	u64 clean_for;			/* owner whose counts alone the counters hold; 0: unknown */
+	u32 extra_known;		/* bit k: extra register k holds extra[k] */
+	u32 extra_dirty;		/* bit k: written by pmcdrv, not yet cleared */
+	u32 extra_msr[PMC_EXTRA_REGS_MAX];
+	u64 extra[PMC_EXTRA_REGS_MAX];
 };
 
 static DEFINE_PER_CPU(struct pmcd_hw_cpu, pmcd_hw_cpus);
@@ -295,6 +324,7 @@ static struct pmcd_hw_cpu *pmcd_hw_this(void)
 		hc->known = 0;
 		hc->zero = 0;
 		hc->clean_for = 0;
+		hc->extra_known = 0;
 	}
 	return hc;
 }
@@ -402,6 +432,16 @@ unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool s
 		hc->zero &= ~BIT_ULL(b);
 		raw[i] = hc->val[b];
 	}
+	for (i = 0; p->extra.used && i < PMC_EXTRA_REGS_MAX; i++) {
+		if (!(p->extra.used & BIT(i)) ||
+		    ((hc->extra_known & BIT(i)) && hc->extra[i] == p->extra.val[i]))
+			continue;
+		pmcd_wr(p->extra.msr[i], p->extra.val[i]);
+		hc->extra[i] = p->extra.val[i];
+		hc->extra_msr[i] = p->extra.msr[i];
+		hc->extra_known |= BIT(i);
+		hc->extra_dirty |= BIT(i);
+	}
 	if (p->fixed_ctrl_mask)
 		pmcd_hw_set_fixed(hc, p->fixed_ctrl_mask, p->fixed_ctrl);
 	if (p->has_global)
@@ -489,6 +529,11 @@ void pmcd_hw_clear_cpu(void)
 
 	if (left)
 		pmcd_hw_clear_left(left);
+	/* An extra register pmcdrv wrote counts nothing alone; zero it all the same. */
+	for (b = 0; hc->extra_dirty && b < PMC_EXTRA_REGS_MAX; b++) {
+		if (hc->extra_dirty & BIT(b))
+			pmcd_wr(hc->extra_msr[b], 0);
+	}
 	if (!hc->known)
 		goto out;
 	if (pmcd_hw_has_global)
@@ -518,8 +563,10 @@ void pmcd_hw_clear_cpu(void)
 	}
 out:
 	/* A write that faulted may have left a counter enabled: try again later. */
-	if (this_cpu_read(pmcd_hw_cpu_faults) == faults)
+	if (this_cpu_read(pmcd_hw_cpu_faults) == faults) {
 		hc->dirty = 0;
+		hc->extra_dirty = 0;
+	}
 	pmcd_hw_forget_cpu();
 }
 

@@ -15,6 +15,8 @@ struct pmcd_hw_caps {
 	struct pmc_cpu_desc cpu;
 	u32 flags;		/* PMCDRV_INFO_* that describe the CPU */
 	u64 perf_capabilities;
+	/* the model's extra registers, NULL: none known or they cannot be read */
+	const struct pmc_extra_model *extra;
 };
 
 /* Read CPUID (and IA32_PERF_CAPABILITIES when PDCM) of the boot CPU. */

@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/pmcdrv.h>
@@ -27,9 +28,14 @@ MODULE_PARM_DESC(devmode, "permissions of /dev/pmcdrv (default 0600)");
 static struct pmcd_hw_caps pmcd_caps;
 
 static_assert(sizeof(struct pmcdrv_info) == PMCDRV_INFO_SIZE_VER0);
-static_assert(sizeof(struct pmcdrv_config) == PMCDRV_CONFIG_SIZE_VER0);
+static_assert(sizeof(struct pmcdrv_config) == PMCDRV_CONFIG_SIZE_VER1);
+static_assert(offsetof(struct pmcdrv_config, events) == PMC_CONFIG_HDR_SIZE);
+static_assert(sizeof(struct pmcdrv_event) == PMCDRV_EVENT_SIZE_VER1);
+static_assert(offsetof(struct pmcdrv_event, extra) == PMCDRV_EVENT_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_attach) == PMCDRV_ATTACH_SIZE_VER0);
-static_assert(sizeof(struct pmcdrv_read) == PMCDRV_READ_SIZE_VER0);
+static_assert(sizeof(struct pmcdrv_read) == PMCDRV_READ_SIZE_VER1);
+static_assert(offsetof(struct pmcdrv_read, times) == PMCDRV_READ_SIZE_VER0 +
+	      (PMCDRV_MAX_EVENTS - PMCDRV_MAX_EVENTS_VER0) * sizeof(__u64));
 
 /*
  * Copy a size-versioned struct in: the caller's 'size' is its first u32.
@@ -101,27 +107,82 @@ static long pmcd_ioctl_info(void __user *uarg)
 
 struct pmcd_config_out {
 	void __user *uarg;
-	long usize;
+	u32 stride;		/* the caller's event size */
+	u32 slots;		/* entries of its events[] */
 };
 
-/* CONFIG's result goes to the caller before the session commits to it. */
+/* The caller's event @i. */
+static void __user *pmcd_config_uevent(const struct pmcd_config_out *out, u32 i)
+{
+	return out->uarg + PMC_CONFIG_HDR_SIZE + (size_t)i * out->stride;
+}
+
+/*
+ * CONFIG's result goes to the caller before the session commits to it, in
+ * the caller's layout: the header (size = the kernel's) and, per event of
+ * its events[] the kernel knows, min(its event size, ours) bytes.
+ */
 static int pmcd_config_publish(const struct pmcdrv_config *cfg, void *arg)
 {
 	const struct pmcd_config_out *out = arg;
-	struct pmcdrv_config reply = *cfg;
+	struct pmcdrv_config hdr;
+	u32 i, len = min_t(u32, out->stride, sizeof(struct pmcdrv_event));
 
-	return pmcd_copy_struct_out(out->uarg, &reply, sizeof(reply), out->usize);
+	memcpy(&hdr, cfg, PMC_CONFIG_HDR_SIZE);
+	hdr.size = sizeof(*cfg);
+	if (copy_to_user(out->uarg, &hdr, PMC_CONFIG_HDR_SIZE))
+		return -EFAULT;
+	for (i = 0; i < min_t(u32, out->slots, PMCDRV_MAX_EVENTS); i++) {
+		if (copy_to_user(pmcd_config_uevent(out, i), &cfg->events[i], len))
+			return -EFAULT;
+	}
+	return 0;
 }
 
+/*
+ * CONFIG in the caller's layout (pmc_config_layout): each event as
+ * copy_struct_from_user() copies a struct (a shorter event is zero-extended;
+ * bytes past ours must be zero, E2BIG), and the entries past the kernel's
+ * PMCDRV_MAX_EVENTS, and any tail shorter than an event, must be zero (E2BIG).
+ */
 static long pmcd_ioctl_config(struct pmcd_session *s, void __user *uarg)
 {
-	struct pmcdrv_config cfg;
+	struct pmcdrv_config *cfg;
 	struct pmcd_config_out out = { .uarg = uarg };
+	size_t end;
+	u32 i, n;
+	long err;
 
-	out.usize = pmcd_copy_struct_in(&cfg, sizeof(cfg), PMCDRV_CONFIG_SIZE_VER0, uarg);
-	if (out.usize < 0)
-		return out.usize;
-	return pmcd_session_config(s, &cfg, pmcd_config_publish, &out);
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	err = -EFAULT;
+	if (copy_from_user(cfg, uarg, PMC_CONFIG_HDR_SIZE))
+		goto out_free;
+	err = pmc_config_layout(cfg->size, cfg->event_size, &out.stride, &out.slots);
+	if (err)
+		goto out_free;
+	err = -EINVAL;
+	if (cfg->nr_events > out.slots)
+		goto out_free;
+	n = min_t(u32, out.slots, PMCDRV_MAX_EVENTS);
+	for (i = 0; i < n; i++) {
+		err = copy_struct_from_user(&cfg->events[i], sizeof(cfg->events[i]),
+					    pmcd_config_uevent(&out, i), out.stride);
+		if (err)
+			goto out_free;
+	}
+	/* Whatever the kernel has no room for: zero or E2BIG. */
+	end = PMC_CONFIG_HDR_SIZE + (size_t)n * out.stride;
+	err = check_zeroed_user(uarg + end, cfg->size - end);
+	if (err <= 0) {
+		err = err ? err : -E2BIG;
+		goto out_free;
+	}
+	err = pmcd_session_config(s, cfg, pmcd_config_publish, &out);
+out_free:
+	kfree(cfg);
+	return err;
 }
 
 static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
@@ -149,6 +210,7 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self)
 {
 	struct pmcdrv_read r;
+	unsigned int i;
 	long usize;
 	int err;
 
@@ -161,6 +223,11 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self
 	err = self ? pmcd_self_read(s, &r) : pmcd_session_read(s, &r);
 	if (err)
 		return err;
+	/* No multiplexing: every event counts whenever the session does. */
+	for (i = 0; i < r.nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+		r.times[i].time_enabled = r.time_enabled;
+		r.times[i].time_running = r.time_running;
+	}
 	return pmcd_copy_struct_out(uarg, &r, sizeof(r), usize);
 }
 

@@ -109,7 +109,7 @@ static void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session 
 	pg->flags = (live ? PMCDRV_SELF_COUNTING : 0) | (self->rdpmc ? PMCDRV_SELF_RDPMC : 0);
 	pg->time_enabled = self->t_acc;
 	pg->time_running = self->t_acc;
-	for (i = 0; i < s->nr_events; i++) {
+	for (i = 0; i < pg->nr_events; i++) {
 		struct pmcdrv_self_event *e = &pg->events[i];
 
 		slot = s->hw_slot[i];
@@ -214,7 +214,8 @@ static struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s)
 	self->pg = page_address(self->page);
 	self->pg->version = PMCDRV_SELF_PAGE_VERSION;
 	self->pg->size = sizeof(*self->pg);
-	self->pg->nr_events = s->nr_events;
+	/* The page describes the first PMCDRV_SELF_MAX_EVENTS; READ_SELF gives all. */
+	self->pg->nr_events = min_t(u32, s->nr_events, PMCDRV_SELF_MAX_EVENTS);
 	self->last_cpu = -1;
 	self->rdpmc = s->prog.nr > 0;
 	return self;

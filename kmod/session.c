@@ -213,6 +213,7 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 {
 	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
 	struct pmc_config_verdict v;
+	struct pmc_extra_prog xp;
 	u32 counter[PMCDRV_MAX_EVENTS], idx[PMCDRV_MAX_EVENTS];
 	unsigned int i, nhw = 0;
 	int err;
@@ -222,6 +223,8 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	if (s->configured)
 		goto out_unlock;
 	err = pmc_config_check(cfg, &pmcd_caps->cpu.pm, ~0ULL, counter, &v);
+	if (!err)
+		err = pmc_config_extra(cfg, pmcd_caps->extra, &xp, &v);
 	if (err) {
 		pr_debug("config refused: %s (event %u)\n", pmc_config_strerror(&v), v.bad_index);
 		goto out_unlock;
@@ -253,6 +256,7 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		goto out_unclaim;
 	pmc_prog_build(specs, idx, nhw, &pmcd_caps->cpu.pm,
 		       pmcd_caps->flags & PMCDRV_INFO_FW_WRITE, &s->prog);
+	s->prog.extra = xp;
 	memcpy(s->events, cfg->events, sizeof(s->events));
 	s->nr_events = cfg->nr_events;
 	s->inherit = !(cfg->flags & PMCDRV_CONFIG_NO_INHERIT);

@@ -9,6 +9,7 @@
 
 #include "libpmc.h"
 #include "internal.h"
+#include "pfm-internal.h"
 
 struct named_event {
 	const char *name;
@@ -152,7 +153,92 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 	return 0;
 }
 
-static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *err, size_t errlen)
+/* The built-in names, the nearest-name candidates beside libpfm4's. */
+static int named_list(const char **names, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(named_events) && i < max; i++)
+		names[i] = named_events[i].name;
+	return (int)i;
+}
+
+static bool is_named(const char *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(named_events); i++) {
+		if (strlen(named_events[i].name) == n && !strncmp(named_events[i].name, t, n))
+			return true;
+	}
+	return false;
+}
+
+/* rHEX (r followed by hex digits only, up to the modifiers). */
+static bool is_raw(const char *t, size_t n)
+{
+	size_t i;
+
+	if (n < 2 || t[0] != 'r')
+		return false;
+	for (i = 1; i < n; i++) {
+		if (!isxdigit((unsigned char)t[i]))
+			return false;
+	}
+	return true;
+}
+
+/* Does the libpfm4 term @t give a privilege level (:u, :k, :u=N, :k=N) itself? */
+static bool pfm_has_mode(const char *t)
+{
+	const char *p = strstr(t, "::");
+
+	for (p = strchr(p ? p + 2 : t, ':'); p; p = strchr(p + 1, ':')) {
+		if ((p[1] == 'u' || p[1] == 'k') && (p[2] == ':' || p[2] == '=' || !p[2]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A libpfm4 name, or perf's event.umask spelling of one: the dots before the
+ * first ':' become ':' (perf's inst_retired.any_p is libpfm4's
+ * INST_RETIRED:ANY_P; libpfm4 ignores case).
+ */
+static int parse_pfm(const char *t, struct pmc_evsel *out, bool *explicit_mode, char *err,
+		     size_t errlen)
+{
+	const char *names[ARRAY_SIZE(named_events)];
+	char conv[PMC_EVENT_NAME_MAX], msg[400];
+	size_t head = strcspn(t, ":");
+	bool perf = !strstr(t, "::") && memchr(t, '.', head);
+	size_t i;
+	int ret, nnames = named_list(names, ARRAY_SIZE(names));
+
+	snprintf(conv, sizeof(conv), "%s", t);
+	for (i = 0; perf && i < head; i++) {
+		if (conv[i] == '.')
+			conv[i] = ':';
+	}
+	/* pmcdrv's :uk (both modes) is libpfm4's :u:k. */
+	i = strlen(conv);
+	if (i > 3 && i + 1 < sizeof(conv) &&
+	    (!strcmp(conv + i - 3, ":uk") || !strcmp(conv + i - 3, ":ku")))
+		memcpy(conv + i - 3, ":u:k", 5);
+	ret = pmc_pfm_encode_named(conv, names, (size_t)nnames, &out->ev, msg, sizeof(msg));
+	/* An unknown name is a bad argument like any other (pmc_pfm_encode() says -ENOENT). */
+	if (ret == -ENOENT)
+		ret = -EINVAL;
+	if (ret && perf)
+		return pmc_error(ret, err, errlen, "perf's '%s' is libpfm4's '%s': %s", t, conv, msg);
+	if (ret)
+		return pmc_error(ret, err, errlen, "%s", msg);
+	*explicit_mode = pfm_has_mode(conv);
+	return 0;
+}
+
+static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *explicit_mode,
+		      char *err, size_t errlen)
 {
 	struct pmcdrv_event *ev = &out->ev;
 	const char *colon = NULL, *p;
@@ -175,8 +261,14 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, char *e
 	p = (n && t[0] == 'c' && !strncmp(t, "cpu/", 4)) ? strrchr(t, '/') : t;
 	if (p)
 		colon = strrchr(p, ':');
-	if (colon) {
+	if (colon)
 		body_len = (size_t)(colon - t);
+	/* Not one of the built-in forms: a libpfm4 name (or perf's spelling of one). */
+	if (!is_named(t, body_len) && !is_raw(t, body_len) && strncmp(t, "cpu/", 4) &&
+	    !(body_len > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')))
+		return parse_pfm(t, out, explicit_mode, err, errlen);
+	*explicit_mode = colon != NULL;
+	if (colon) {
 		for (i = 1; colon[i]; i++) {
 			if (colon[i] == 'u')
 				mode |= PMCDRV_EVF_USER;
@@ -252,32 +344,123 @@ done:
 	return 0;
 }
 
+/* Where the term at @start ends: ',' '{' '}' or the end, outside cpu/.../. */
+static const char *term_end(const char *start, char *err, size_t errlen, int *ret)
+{
+	const char *close;
+
+	*ret = 0;
+	if (!strncmp(start, "cpu/", 4)) {
+		close = strchr(start + 4, '/');
+		if (!close) {
+			*ret = pmc_error(-EINVAL, err, errlen, "'%s': cpu/... is missing its closing '/'",
+					 start);
+			return NULL;
+		}
+		return close + strcspn(close, ",{}");
+	}
+	return start + strcspn(start, ",{}");
+}
+
+/*
+ * A group's modifier (the :u/:k after '}') on its members first..l->n-1:
+ * a member without its own mode takes the group's; one with its own counts
+ * in both (perf adds the group's modifier to the member's).
+ */
+static int group_modifier(struct pmc_evlist *l, unsigned int first, const bool *explicit_mode,
+			  const char *mod, size_t n, char *err, size_t errlen)
+{
+	uint32_t mode = 0;
+	unsigned int i;
+	size_t j;
+
+	if (n < 2)
+		return pmc_error(-EINVAL, err, errlen, "empty modifier after '}' (use }:u, }:k or }:uk)");
+	for (j = 1; j < n; j++) {
+		if (mod[j] == 'u')
+			mode |= PMCDRV_EVF_USER;
+		else if (mod[j] == 'k')
+			mode |= PMCDRV_EVF_KERNEL;
+		else
+			return pmc_error(-EINVAL, err, errlen,
+					 "'}%.*s': unknown group modifier '%c' (supported: u = user, k = kernel)",
+					 (int)n, mod, mod[j]);
+	}
+	for (i = first; i < l->n; i++) {
+		struct pmcdrv_event *ev = &l->ev[i].ev;
+
+		if (ev->type != PMCDRV_EVENT_HW)
+			return pmc_error(-EINVAL, err, errlen,
+					 "'}%.*s': :u/:k apply to hardware events; group member %s counts the task in both modes",
+					 (int)n, mod, l->ev[i].name);
+		if (explicit_mode[i])
+			ev->flags |= mode;
+		else
+			ev->flags = (ev->flags & ~(PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL)) | mode;
+	}
+	return 0;
+}
+
 int pmc_evlist_parse(struct pmc_evlist *l, const char *arg, char *err, size_t errlen)
 {
-	const char *start = arg, *end, *close;
+	bool explicit_mode[PMCDRV_MAX_EVENTS];
+	const char *start = arg, *end;
+	unsigned int group = 0, first = 0;
 	int ret;
 
 	if (!*arg)
 		return pmc_error(-EINVAL, err, errlen, "empty event list");
 	for (;;) {
-		/* Commas inside cpu/.../ separate fields, not events. */
-		if (!strncmp(start, "cpu/", 4)) {
-			close = strchr(start + 4, '/');
-			if (!close)
-				return pmc_error(-EINVAL, err, errlen, "'%s': cpu/... is missing its closing '/'",
-						 start);
-			end = close + strcspn(close, ",");
-		} else {
-			end = start + strcspn(start, ",");
+		if (*start == '{') {
+			if (group)
+				return pmc_error(-EINVAL, err, errlen,
+						 "'%s': groups do not nest: close the group with '}' first", start);
+			group = ++l->nr_groups;
+			first = l->n;
+			start++;
+			if (*start == '}')
+				return pmc_error(-EINVAL, err, errlen,
+						 "empty group '{}': put events between the braces, e.g. {cycles,instructions}");
 		}
+		end = term_end(start, err, errlen, &ret);
+		if (!end)
+			return ret;
+		if (*end == '{')
+			return pmc_error(-EINVAL, err, errlen,
+					 "'%s': '{' starts a group only at the start of an event%s", start,
+					 group ? " (groups do not nest)" : "");
+		if (*end == '}' && !group)
+			return pmc_error(-EINVAL, err, errlen, "'%s': '}' without its '{'", start);
 		if (l->n >= PMCDRV_MAX_EVENTS)
 			return pmc_error(-EINVAL, err, errlen, "more than %d events", PMCDRV_MAX_EVENTS);
-		ret = parse_term(start, (size_t)(end - start), &l->ev[l->n], err, errlen);
+		ret = parse_term(start, (size_t)(end - start), &l->ev[l->n],
+				 &explicit_mode[l->n], err, errlen);
 		if (ret)
 			return ret;
+		l->ev[l->n].ev.group = group;
 		l->n++;
-		if (!*end)
+		if (*end == '}') {
+			const char *mod = end + 1;
+			size_t mlen = strcspn(mod, ",");
+
+			if (*mod == ':') {
+				ret = group_modifier(l, first, explicit_mode, mod, mlen, err, errlen);
+				if (ret)
+					return ret;
+			} else if (mlen) {
+				return pmc_error(-EINVAL, err, errlen,
+						 "'}%.*s': after '}' comes ',', the end, or :u/:k for the whole group",
+						 (int)mlen, mod);
+			}
+			group = 0;
+			end = mod + mlen;
+		}
+		if (!*end) {
+			if (group)
+				return pmc_error(-EINVAL, err, errlen,
+						 "'%s': group is missing its closing '}'", arg);
 			return 0;
+		}
 		start = end + 1;
 	}
 }

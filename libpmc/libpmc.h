@@ -229,11 +229,12 @@ int pmc_region_print(FILE *f);
 
 struct pmc_evsel {
 	char name[PMC_EVENT_NAME_MAX];	/* as the user wrote it */
-	struct pmcdrv_event ev;
+	struct pmcdrv_event ev;		/* ev.group: {a,b}: 1.. for the members of one group */
 };
 
 struct pmc_evlist {
 	unsigned int n;
+	unsigned int nr_groups;		/* groups so far: the last one's ev.group */
 	struct pmc_evsel ev[PMCDRV_MAX_EVENTS];
 };
 
@@ -247,8 +248,20 @@ struct pmc_evlist {
  *               REF_XCLK on a GP counter)
  *   rHEX        perf's raw form: event, umask, edge (18), inv (23), cmask (31:24)
  *   cpu/event=0xc0,umask=0x1,cmask=1,inv,edge/
- * each optionally followed by :u, :k or :uk (default: both modes).
- * -EINVAL with a message naming the bad term and the fix in @err.
+ * each optionally followed by :u, :k or :uk (default: both modes), and
+ *   libpfm4 names of this CPU's core PMU: [pmu::]EVENT[:UMASK...][:MOD...]
+ *               (MEM_LOAD_RETIRED:L3_MISS, skl::INST_RETIRED:ANY_P:u; case
+ *               as libpfm4 allows), see pmc_pfm_encode()
+ *   perf's spelling event.umask[:mods] (mem_load_retired.l3_miss): every '.'
+ *               before the first ':' becomes ':' and the result is looked up
+ *               in libpfm4
+ *   {a,b,...}[:u|:k]  a group: its members get the same non-zero
+ *               ev.group; a modifier after '}' applies to every member
+ *               (added to a member's own).  No nesting, no empty group.
+ * -EINVAL (bad syntax or field, or an unknown name: then @err names the
+ * nearest ones, or the CPU models that have it), -EOPNOTSUPP (an event
+ * pmcdrv cannot program: @err names the field) or -ENODEV (libpfm4 did not
+ * initialize), with a message naming the bad term and the fix in @err.
  */
 int pmc_evlist_parse(struct pmc_evlist *l, const char *arg, char *err, size_t errlen);
 
@@ -266,6 +279,56 @@ static inline bool pmc_evsel_is_hw(const struct pmc_evsel *e)
  * (raw 0x013c is not "ref-cycles": that is 0x0300).
  */
 const char *pmc_event_known_name(const struct pmcdrv_event *ev);
+
+/* ---- libpfm4: the CPU model's own events ---------------------------------- */
+/*
+ * libpfm4 (pfm_initialize()) keeps process-global tables; libpmc initializes
+ * it once per process under pthread_once, so these functions are idempotent
+ * and thread-safe.  Set LIBPFM_FORCE_PMU (e.g. "skl") in the environment
+ * before the first call to use another model's tables.
+ */
+
+/*
+ * Encode a libpfm4 name ([pmu::]EVENT[:UMASK...][:u][:k][:e][:i][:c=N]) of
+ * an Intel core PMU this CPU has into @ev (type HW, event, umask, cmask,
+ * flags USER/KERNEL from :u/:k, both without either, EDGE, INV; extra:
+ * OFFCORE_RESPONSE_0/1's MSR_OFFCORE_RSP_0/1 value, 0 for other events).
+ * -ENOENT: unknown (@err: nearest names, or the models that have it);
+ * -EINVAL: bad unit mask or modifier; -EOPNOTSUPP: needs what pmcdrv cannot
+ * program (AnyThread t=1, intx/intxcp, pin control, an extra register other
+ * than the offcore response, such as PEBS ldlat, an uncore/OS/non-Intel PMU), named
+ * in @err; -ENODEV: libpfm4 did not initialize.  Never prints.
+ */
+int pmc_pfm_encode(const char *name, struct pmcdrv_event *ev, char *err, size_t errlen);
+
+/* Name and description of the core PMU libpfm4 detected; -ENODEV: none. */
+int pmc_pfm_pmu(const char **name, const char **desc);
+
+struct pmc_pfm_umask {
+	const char *name;
+	const char *desc;
+	uint32_t code;
+	bool dfl;		/* used when the name gives no unit mask */
+};
+
+struct pmc_pfm_event {
+	const char *pmu;	/* libpfm4's PMU name, e.g. "skl" */
+	const char *name;
+	const char *desc;
+	uint32_t code;		/* event select */
+	unsigned int nr_umasks;
+	const struct pmc_pfm_umask *umasks;
+};
+
+/* Return non-zero to stop pmc_pfm_events(); the pointers live during the call only. */
+typedef int (*pmc_pfm_event_fn)(const struct pmc_pfm_event *ev, void *arg);
+
+/*
+ * Call @fn for every event of the detected core PMU, in libpfm4's order.
+ * Returns @fn's first non-zero value, 0, -ENODEV (no core PMU or libpfm4
+ * did not initialize) or -ENOMEM.
+ */
+int pmc_pfm_events(pmc_pfm_event_fn fn, void *arg);
 
 /* ---- without the module: CPUID from user space ------------------------- */
 /*

@@ -32,7 +32,6 @@ int pmc_session_open(const char *path, struct pmc_session **out)
 	}
 	s->fd = fd;
 	s->inherit = true;
-	s->cfg.size = sizeof(s->cfg);
 	*out = s;
 	return 0;
 }
@@ -66,7 +65,6 @@ int pmc_session_adopt(int fd, struct pmc_session **out)
 	s->fd = fd;
 	s->inherit = true;
 	s->configured = true;
-	s->cfg.size = sizeof(s->cfg);
 	s->cfg.nr_events = r.nr_events;
 	for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
 		s->cfg.events[i].counter = ~0U;	/* the configuring process knows them */
@@ -105,13 +103,61 @@ void pmc_session_set_inherit(struct pmc_session *s, bool inherit)
 	s->inherit = inherit;
 }
 
+/* The first layout: 16 events of PMCDRV_EVENT_SIZE_VER0 bytes, event_size 0. */
+struct config_ver0 {
+	uint32_t size, flags, nr_events, event_size;
+	uint64_t reserved[2];
+	unsigned char events[PMCDRV_MAX_EVENTS_VER0][PMCDRV_EVENT_SIZE_VER0];
+};
+
+_Static_assert(sizeof(struct config_ver0) == PMCDRV_CONFIG_SIZE_VER0, "VER0 config layout");
+_Static_assert(sizeof(struct pmcdrv_config) == PMCDRV_CONFIG_SIZE_VER1, "VER1 config layout");
+
+/*
+ * A module older than the VER1 layout refuses event_size (its reserved0):
+ * EINVAL, or E2BIG for bytes past its struct.  Events that need nothing
+ * of VER1 go again in the first layout.
+ */
+static int config_ver0(struct pmc_session *s)
+{
+	static const unsigned char zero[PMCDRV_EVENT_SIZE_VER1 - PMCDRV_EVENT_SIZE_VER0];
+	struct config_ver0 c = { .size = sizeof(c), .flags = s->cfg.flags,
+				 .nr_events = s->cfg.nr_events };
+	unsigned int i;
+
+	if (s->cfg.nr_events > PMCDRV_MAX_EVENTS_VER0)
+		return -E2BIG;
+	for (i = 0; i < s->cfg.nr_events; i++) {
+		/* extra, group, reserved1: a VER1 field in use cannot go as VER0. */
+		if (memcmp((const unsigned char *)&s->cfg.events[i] + PMCDRV_EVENT_SIZE_VER0,
+			   zero, sizeof(zero)))
+			return -EINVAL;
+		memcpy(c.events[i], &s->cfg.events[i], PMCDRV_EVENT_SIZE_VER0);
+	}
+	if (ioctl(s->fd, PMCDRV_IOC_CONFIG, &c) < 0)
+		return -errno;
+	for (i = 0; i < s->cfg.nr_events; i++)
+		memcpy(&s->cfg.events[i], c.events[i], PMCDRV_EVENT_SIZE_VER0);
+	return 0;
+}
+
 int pmc_session_config(struct pmc_session *s)
 {
+	int err = 0;
+
 	if (s->configured)
 		return -EALREADY;
+	s->cfg.size = sizeof(s->cfg);
+	s->cfg.event_size = sizeof(struct pmcdrv_event);
 	s->cfg.flags = s->inherit ? 0 : PMCDRV_CONFIG_NO_INHERIT;
-	if (ioctl(s->fd, PMCDRV_IOC_CONFIG, &s->cfg) < 0)
-		return -errno;
+	if (ioctl(s->fd, PMCDRV_IOC_CONFIG, &s->cfg) < 0) {
+		err = -errno;
+		/* Only a module without VER1 answers this to a valid request. */
+		if ((err == -EINVAL || err == -E2BIG) && config_ver0(s) == 0)
+			err = 0;
+	}
+	if (err)
+		return err;
 	s->configured = true;
 	return 0;
 }
@@ -168,16 +214,34 @@ int pmc_session_reset(struct pmc_session *s)
 	return simple_ioctl(s, PMCDRV_IOC_RESET);
 }
 
-int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
+/*
+ * READ or READ_SELF in the VER1 layout.  A module older than it writes the
+ * first layout (its size in r->size) and no times[]: without multiplexing
+ * every event's times are the session's.
+ */
+static int read_ioctl(struct pmc_session *s, unsigned long cmd, struct pmcdrv_read *r)
 {
+	unsigned int i;
+
 	memset(r, 0, sizeof(*r));
 	r->size = sizeof(*r);
-	return ioctl(s->fd, PMCDRV_IOC_READ, r) < 0 ? -errno : 0;
+	if (ioctl(s->fd, cmd, r) < 0)
+		return -errno;
+	if (r->size < PMCDRV_READ_SIZE_VER1) {
+		for (i = 0; i < r->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+			r->times[i].time_enabled = r->time_enabled;
+			r->times[i].time_running = r->time_running;
+		}
+	}
+	return 0;
+}
+
+int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
+{
+	return read_ioctl(s, PMCDRV_IOC_READ, r);
 }
 
 int pmc_session_read_self(struct pmc_session *s, struct pmcdrv_read *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
-	return ioctl(s->fd, PMCDRV_IOC_READ_SELF, r) < 0 ? -errno : 0;
+	return read_ioctl(s, PMCDRV_IOC_READ_SELF, r);
 }

@@ -1,58 +1,234 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pmcctl list: the events this CPU supports. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "libpmc.h"
+#include "output.h"
 #include "pmcctl.h"
 
 /* ---- pmcctl list ------------------------------------------------------------- */
 
-static int list(int argc, char **argv)
-{
-	struct pmcdrv_info info;
-	enum pmc_decode_err derr;
-	unsigned int i;
-	int fx;
+static const struct {
+	const char *name, *alias, *desc;
+} sw_events[] = {
+	{ "task-clock", NULL, "ns on a CPU" },
+	{ "context-switches", "cs", "times the task was switched out" },
+	{ "cpu-migrations", "migrations", "times the task moved to another CPU" },
+};
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		puts("usage: pmcctl list\n\nList the events this CPU supports, their encodings and counters.");
+struct list_ctx {
+	const char *word;	/* NULL: everything */
+	bool json;
+	unsigned int shown;
+};
+
+static bool has_word(const char *s, const char *word)
+{
+	return !word || (s && strcasestr(s, word));
+}
+
+static void list_usage(FILE *f)
+{
+	fputs("usage: pmcctl list [--json] [WORD]\n\n"
+	      "List the events this CPU supports: the architectural and software events, and the\n"
+	      "model-specific events of the core PMU libpfm4 detects, with their unit masks.\n"
+	      "WORD keeps the events whose name or description contains it (any case).\n\n"
+	      "  -j, --json   one JSON object: pmu, events (with umasks), architectural, software\n"
+	      "  -h, --help   this text\n\n"
+	      "exit codes: 0 ok (also when nothing matches WORD), 2 usage error\n", f);
+}
+
+static void json_umask(const struct pmc_pfm_umask *u, bool first)
+{
+	printf("%s{\"name\":", first ? "" : ",");
+	json_string(stdout, u->name);
+	printf(",\"code\":\"0x%02x\",\"default\":%s,\"desc\":", u->code, u->dfl ? "true" : "false");
+	json_string(stdout, u->desc);
+	putchar('}');
+}
+
+static int show_pfm(const struct pmc_pfm_event *e, void *arg)
+{
+	struct list_ctx *c = arg;
+	bool all = has_word(e->name, c->word) || has_word(e->desc, c->word);
+	unsigned int i, n = 0;
+
+	for (i = 0; !all && i < e->nr_umasks; i++)
+		n += has_word(e->umasks[i].name, c->word) || has_word(e->umasks[i].desc, c->word);
+	if (!all && !n)
 		return 0;
+	if (c->json) {
+		printf("%s\n  {\"name\":", c->shown ? "," : "");
+		json_string(stdout, e->name);
+		printf(",\"code\":\"0x%02x\",\"desc\":", e->code);
+		json_string(stdout, e->desc);
+		printf(",\"umasks\":[");
+		for (i = 0, n = 0; i < e->nr_umasks; i++) {
+			if (all || has_word(e->umasks[i].name, c->word) ||
+			    has_word(e->umasks[i].desc, c->word))
+				json_umask(&e->umasks[i], !n++);
+		}
+		printf("]}");
+	} else {
+		printf("  %-28s 0x%02x  %s\n", e->name, e->code, e->desc);
+		for (i = 0; i < e->nr_umasks; i++) {
+			const struct pmc_pfm_umask *u = &e->umasks[i];
+
+			if (!all && !has_word(u->name, c->word) && !has_word(u->desc, c->word))
+				continue;
+			printf("    :%-25s 0x%02x  %s%s\n", u->name, u->code, u->dfl ? "(default) " : "",
+			       u->desc);
+		}
 	}
-	if (argc > 1) {
-		fprintf(stderr, "pmcctl list: unexpected argument '%s'\n", argv[1]);
-		return -EINVAL;
-	}
-	pmc_cpuid_info(&info, &derr);
+	c->shown++;
+	return 0;
+}
+
+static bool arch_avail(const struct pmcdrv_info *info, unsigned int i)
+{
+	return (info->flags & PMCDRV_INFO_ARCH_PERFMON) && i < info->events_len &&
+	       (info->events_avail & (1U << i));
+}
+
+static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
+{
+	const char *pmu, *pmu_desc;
+	unsigned int i;
+	int fx, err;
+
 	printf("Hardware events (architectural; CPUID.0AH, %s):\n",
-	       (info.flags & PMCDRV_INFO_ARCH_PERFMON) ? "available per this CPU" : "this CPU has none");
+	       (info->flags & PMCDRV_INFO_ARCH_PERFMON) ? "available per this CPU" : "this CPU has none");
 	printf("  %-16s %-8s %-22s %s\n", "name", "code", "counters", "status");
 	for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
 		const struct pmc_arch_event_desc *d = &pmc_arch_events[i];
-		bool avail = (info.flags & PMCDRV_INFO_ARCH_PERFMON) && i < info.events_len &&
-			     (info.events_avail & (1U << i));
 		char counters[32];
 
+		if (!has_word(d->name, c->word))
+			continue;
 		fx = d->fixed;
 		if (d->event == PMC_EVENT_FIXED_PSEUDO)
 			snprintf(counters, sizeof(counters), "fixed %d only", fx);
-		else if (fx >= 0 && (info.avail_mask >> (PMC_GLOBAL_FIXED_SHIFT + fx)) & 1)
+		else if (fx >= 0 && (info->avail_mask >> (PMC_GLOBAL_FIXED_SHIFT + fx)) & 1)
 			snprintf(counters, sizeof(counters), "fixed %d, GP 0-%u", fx,
-				 info.num_gp ? info.num_gp - 1 : 0);
+				 info->num_gp ? info->num_gp - 1 : 0);
 		else
-			snprintf(counters, sizeof(counters), "GP 0-%u", info.num_gp ? info.num_gp - 1 : 0);
+			snprintf(counters, sizeof(counters), "GP 0-%u", info->num_gp ? info->num_gp - 1 : 0);
 		printf("  %-16s 0x%02x%02x   %-22s %s\n", d->name, d->umask, d->event,
-		       info.num_gp ? counters : "-", avail ? "available" : "unavailable");
+		       info->num_gp ? counters : "-", arch_avail(info, i) ? "available" : "unavailable");
 	}
-	puts("\nSoftware events (no PMU needed):\n"
-	     "  task-clock          ns on a CPU\n"
-	     "  context-switches    (cs)\n"
-	     "  cpu-migrations      (migrations)\n"
-	     "\nSyntax: NAME[:u|:k|:uk], 0xUUEE (umask<<8|event), rHEX (perf raw: event, umask,\n"
-	     "edge bit 18, inv bit 23, cmask bits 31:24), cpu/event=E,umask=U,cmask=C,inv,edge/.\n"
+	puts("\nSoftware events (no PMU needed):");
+	for (i = 0; i < ARRAY_SIZE(sw_events); i++) {
+		if (has_word(sw_events[i].name, c->word) || has_word(sw_events[i].alias, c->word))
+			printf("  %-19s %s%s%s%s\n", sw_events[i].name, sw_events[i].desc,
+			       sw_events[i].alias ? " (" : "", sw_events[i].alias ? sw_events[i].alias : "",
+			       sw_events[i].alias ? ")" : "");
+	}
+	err = pmc_pfm_pmu(&pmu, &pmu_desc);
+	if (err) {
+		puts("\nModel-specific events: libpfm4 detects no core PMU on this CPU.");
+	} else {
+		printf("\nModel-specific events (libpfm4 PMU %s: %s), EVENT:UMASK, code = event select\n(of a unit mask: libpfm4's code, its bits above 7 carrying the cmask, inv or edge it implies):\n",
+		       pmu, pmu_desc);
+		err = pmc_pfm_events(show_pfm, c);
+		if (err)
+			printf("  (libpfm4 could not list them: %s)\n", strerror(-err));
+		else if (!c->shown)
+			puts("  (none matches)");
+	}
+	puts("\nSyntax: NAME[:u|:k|:uk], 0xUUEE (umask<<8|event), rHEX (perf raw: event, umask,\n"
+	     "edge bit 18, inv bit 23, cmask bits 31:24), cpu/event=E,umask=U,cmask=C,inv,edge/,\n"
+	     "libpfm4 names [pmu::]EVENT[:UMASK][:u][:k][:e][:i][:c=N] (a unit mask marked (default)\n"
+	     "is used when none is given), perf's event.umask spelling of them, and groups {a,b}[:u|:k].\n"
 	     "Event 0 is fixed-counter-only: 0x0100..0x0400 = fixed counter 0..3 (ref-cycles = 0x0300;\n"
-	     "0x013c is reference cycles at the bus clock, on a GP counter).\n"
-	     "Model-specific events are given by code; see the SDM's event tables for this model.");
+	     "0x013c is reference cycles at the bus clock, on a GP counter).");
+}
+
+static void list_json(const struct pmcdrv_info *info, struct list_ctx *c)
+{
+	const char *pmu = NULL, *pmu_desc = NULL;
+	unsigned int i, n = 0;
+	int err;
+
+	printf("{\"architectural\":[");
+	for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
+		const struct pmc_arch_event_desc *d = &pmc_arch_events[i];
+
+		if (!has_word(d->name, c->word))
+			continue;
+		printf("%s\n  {\"name\":", n++ ? "," : "");
+		json_string(stdout, d->name);
+		printf(",\"code\":\"0x%02x%02x\",\"available\":%s}", d->umask, d->event,
+		       arch_avail(info, i) ? "true" : "false");
+	}
+	printf("],\n\"software\":[");
+	for (i = 0, n = 0; i < ARRAY_SIZE(sw_events); i++) {
+		if (!has_word(sw_events[i].name, c->word) && !has_word(sw_events[i].alias, c->word))
+			continue;
+		printf("%s{\"name\":", n++ ? "," : "");
+		json_string(stdout, sw_events[i].name);
+		printf(",\"desc\":");
+		json_string(stdout, sw_events[i].desc);
+		putchar('}');
+	}
+	printf("],\n\"pmu\":");
+	err = pmc_pfm_pmu(&pmu, &pmu_desc);
+	if (err) {
+		printf("null,\"pmu_desc\":null,\"events\":[]}\n");
+		return;
+	}
+	json_string(stdout, pmu);
+	printf(",\"pmu_desc\":");
+	json_string(stdout, pmu_desc);
+	printf(",\n\"events\":[");
+	pmc_pfm_events(show_pfm, c);
+	printf("\n]}\n");
+}
+
+static int list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct list_ctx ctx = { 0 };
+	struct pmcdrv_info info;
+	enum pmc_decode_err derr;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			ctx.json = true;
+			break;
+		case 'h':
+			list_usage(stdout);
+			return 0;
+		default:
+			list_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc)
+		ctx.word = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "pmcctl list: unexpected argument '%s' (one WORD filters)\n", argv[optind]);
+		list_usage(stderr);
+		return -EINVAL;
+	}
+	if (ctx.word && !*ctx.word) {
+		fprintf(stderr, "pmcctl list: WORD is empty\n");
+		return -EINVAL;
+	}
+	pmc_cpuid_info(&info, &derr);
+	if (ctx.json)
+		list_json(&info, &ctx);
+	else
+		list_text(&info, &ctx);
 	return 0;
 }
 

@@ -29,7 +29,7 @@ bool count_opt_owns(int c)
 
 int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd)
 {
-	char err[256];
+	char err[512];
 
 	switch (c) {
 	case 'e':
@@ -102,9 +102,14 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 		cfg.events[i] = events->ev[i].ev;
 	err = pmc_config_check(&cfg, &pm, ~0ULL, counter, &v);
 	if (err) {
-		if (v.err == PMC_CONFIG_BAD_EVENT || v.err == PMC_CONFIG_FIXED_BUSY)
+		if (v.err == PMC_CONFIG_BAD_EVENT || v.err == PMC_CONFIG_FIXED_BUSY ||
+		    v.err == PMC_CONFIG_NO_EXTRA_REGS)
 			fprintf(stderr, "pmcctl %s: event '%s': %s\n", cmd,
 				events->ev[v.bad_index].name, pmc_config_strerror(&v));
+		else if (v.err == PMC_CONFIG_GROUP_TOO_BIG)
+			fprintf(stderr, "pmcctl %s: the group of event '%s' ({...} number %u): %s\n", cmd,
+				events->ev[v.bad_index].name, events->ev[v.bad_index].ev.group,
+				pmc_config_strerror(&v));
 		else
 			fprintf(stderr, "pmcctl %s: %s\n", cmd, pmc_config_strerror(&v));
 		return err == -ENODEV || err == -EOPNOTSUPP ? -ENODEV : -EINVAL;

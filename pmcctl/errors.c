@@ -103,7 +103,9 @@ int session_error(const char *cmd, const char *what, int err)
 			"only task-clock, context-switches and cpu-migrations can be counted\n", cmd, what);
 		return -ENODEV;
 	case -ENOSPC:
-		fprintf(stderr, "pmcctl %s: %s: more hardware events than counters ('pmcctl info' lists them); "
+		fprintf(stderr, "pmcctl %s: %s: the events do not fit the hardware: more hardware events than "
+			"counters ('pmcctl info' lists them), a {group} larger than the counters, or two events "
+			"that need different values in one extra register (OFFCORE_RESPONSE_0/1); "
 			"multiplexing is not supported\n", cmd, what);
 		return -EINVAL;
 	default:

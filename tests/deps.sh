@@ -8,7 +8,7 @@ set -euo pipefail
 flavour=${GUEST_FLAVOUR:-cloud-amd64}
 pkgs=(
 	# build and unit tests
-	gcc make libc6-dev libcunit1-dev
+	gcc make libc6-dev libcunit1-dev libpfm4-dev
 	# kernel module build and its quality gates (sparse; checkpatch is fetched by tests/kbuild-check.sh)
 	"linux-headers-$flavour" linux-headers-rt-amd64 kmod sparse libelf-dev perl
 	# the guest lane: Debian's QEMU and firmware, busybox, perf, msr-tools, jq

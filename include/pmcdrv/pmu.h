@@ -23,6 +23,8 @@
 #define PMC_MSR_PERF_GLOBAL_OVF_CTRL	0x390
 #define PMC_MSR_PERF_GLOBAL_INUSE	0x392	/* version 4 and later */
 #define PMC_MSR_A_PMC0			0x4c1	/* IA32_A_PMCi: full-width writes, if FW_WRITE */
+#define PMC_MSR_OFFCORE_RSP_0		0x1a6	/* model-specific: OFFCORE_RESPONSE_0's bits */
+#define PMC_MSR_OFFCORE_RSP_1		0x1a7	/* model-specific: OFFCORE_RESPONSE_1's bits */
 
 /* ---- IA32_PERFEVTSELx ------------------------------------------------- */
 #define PMC_EVTSEL_EVENT		GENMASK_ULL(7, 0)
@@ -296,6 +298,11 @@ enum pmc_config_err {
 	PMC_CONFIG_BAD_EVENT,		/* events[bad_index] is wrong: see event_err */
 	PMC_CONFIG_NO_COUNTERS,		/* more hardware events than free counters */
 	PMC_CONFIG_FIXED_BUSY,		/* events[bad_index] is fixed-only, its counter is taken */
+	PMC_CONFIG_GROUP_TOO_BIG,	/* group of events[bad_index] does not fit */
+	PMC_CONFIG_NO_EXTRA_REGS,	/* events[bad_index]: extra not supported */
+	PMC_CONFIG_EXTRA_NO_REG,	/* events[bad_index]: extra on an event without one */
+	PMC_CONFIG_EXTRA_RESERVED,	/* events[bad_index]: extra outside the valid mask */
+	PMC_CONFIG_EXTRA_CONFLICT,	/* events[bad_index]: its register has another value */
 };
 
 struct pmc_config_verdict {
@@ -307,14 +314,82 @@ struct pmc_config_verdict {
 };
 
 /*
+ * Layout of a caller's struct pmcdrv_config: a 32-byte header, then events
+ * of event_size bytes (0: PMCDRV_EVENT_SIZE_VER0).  event_size is at least
+ * VER0, a multiple of 8 and at most PMC_EVENT_SIZE_MAX; the whole struct is
+ * at least PMCDRV_CONFIG_SIZE_VER0 and at most PMC_CONFIG_SIZE_MAX bytes.
+ * With event_size 0 the struct has the first layout's 16 entries; bytes
+ * past them are a tail that must be zero, as before VER1.
+ */
+#define PMC_CONFIG_HDR_SIZE	32	/* offsetof(struct pmcdrv_config, events) */
+#define PMC_EVENT_SIZE_MAX	512
+#define PMC_CONFIG_SIZE_MAX	4096	/* a page, as for every struct */
+
+/*
+ * @stride: the caller's event size; @slots: entries of its events[].
+ * Returns 0, -EINVAL (size below VER0, bad event_size) or -E2BIG (size
+ * over PMC_CONFIG_SIZE_MAX).
+ */
+int pmc_config_layout(u32 size, u32 event_size, u32 *stride, u32 *slots);
+
+/*
  * Check a whole configuration and assign counters: counter[i] receives the
  * GLOBAL_CTRL bit of hardware event i (~0 for software events).  @usable
  * is the set of counters that may be used.  Returns 0, -EINVAL, -ENODEV,
  * -EOPNOTSUPP (see pmc_event_check) or -ENOSPC; details in @v.
+ * cfg->event_size is the transport's (pmc_config_layout): not checked.
+ * Events with one non-zero group must fit the counters together (ENOSPC
+ * otherwise).  The extra values are pmc_config_extra()'s.
  */
 int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v);
 const char *pmc_config_strerror(const struct pmc_config_verdict *v);
+
+/* ---- Extra registers ---------------------------------------------------- */
+/*
+ * Model-specific registers an event needs besides its EVTSEL: the offcore
+ * response events' request/response MSRs.  Facts from Linux 6.1
+ * arch/x86/events/intel/core.c (intel_snb_extra_regs, intel_snbep_extra_regs,
+ * intel_skl_extra_regs and the models intel_pmu_init() gives them).
+ */
+#define PMC_EXTRA_REGS_MAX	2
+
+struct pmc_extra_reg {
+	const char *name;	/* the register's name */
+	const char *event_name;	/* the event that uses it */
+	u32 event, umask;	/* that event's encoding */
+	u32 msr;
+	u64 valid;		/* bits that may be set; the others #GP */
+};
+
+struct pmc_extra_model {
+	const char *name;	/* microarchitecture */
+	u32 family;
+	const u8 *models;	/* display models, 0-terminated */
+	struct pmc_extra_reg regs[PMC_EXTRA_REGS_MAX];
+};
+
+/* The table of @family/@model, NULL when pmcdrv knows none. */
+const struct pmc_extra_model *pmc_extra_model_find(u32 family, u32 model);
+
+/* What a session writes to the extra registers: slot i of @m's regs. */
+struct pmc_extra_prog {
+	u32 used;				/* bit i: regs[i] is programmed */
+	u32 msr[PMC_EXTRA_REGS_MAX];
+	u64 val[PMC_EXTRA_REGS_MAX];
+};
+
+/*
+ * Check the extra values of @cfg's hardware events against @m (NULL: the
+ * model has no table) and collect what to program in @xp.  An event whose
+ * encoding has an extra register uses it, with its extra value (0 too).
+ * Returns 0, -EOPNOTSUPP (an extra value, no table), -EINVAL (an extra
+ * value on an event without an extra register, or bits outside the valid
+ * mask) or -ENOSPC (two events need different values in one register);
+ * details in @v.
+ */
+int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+		     struct pmc_extra_prog *xp, struct pmc_config_verdict *v);
 
 /* ---- Counter assignment ------------------------------------------------ */
 /*
@@ -344,6 +419,7 @@ struct pmc_prog {
 	u64 fixed_ctrl_mask;			/* every bit of those fields */
 	u64 global_mask;			/* our GLOBAL_CTRL bits */
 	bool has_global;			/* version >= 2: GLOBAL_CTRL exists */
+	struct pmc_extra_prog extra;		/* extra registers (pmc_config_extra) */
 };
 
 /* Build @p for @n specs assigned to counters @idx (from pmc_assign_counters). */

@@ -96,10 +96,10 @@ static void test_config(void)
 		{ "config: size 0 -> EINVAL", 0, EINVAL },
 		{ "config: size below VER0 -> EINVAL", 1, EINVAL },
 		{ "config: unknown flag -> EINVAL", 2, EINVAL },
-		{ "config: reserved0 -> EINVAL", 3, EINVAL },
+		{ "config: event_size 44 (not a multiple of 8) -> EINVAL", 3, EINVAL },
 		{ "config: reserved[1] -> EINVAL", 4, EINVAL },
 		{ "config: nr_events 0 -> EINVAL", 5, EINVAL },
-		{ "config: nr_events 17 -> EINVAL", 6, EINVAL },
+		{ "config: nr_events 33 -> EINVAL", 6, EINVAL },
 		{ "config: unused slot not zero -> EINVAL", 7, EINVAL },
 		{ "config: unknown event type -> EINVAL", 8, EINVAL },
 		{ "config: unknown software event -> EINVAL", 9, EINVAL },
@@ -120,7 +120,7 @@ static void test_config(void)
 		case 0: c.size = 0; break;
 		case 1: c.size = PMCDRV_CONFIG_SIZE_VER0 - 8; break;
 		case 2: c.flags = 1U << 7; break;
-		case 3: c.reserved0 = 1; break;
+		case 3: c.event_size = 44; break;
 		case 4: c.reserved[1] = 1; break;
 		case 5: c.nr_events = 0; break;
 		case 6: c.nr_events = PMCDRV_MAX_EVENTS + 1; break;
@@ -578,6 +578,7 @@ static void test_cpu_sessions(void)
 		sched_setaffinity(0, sizeof(one), &one);
 		memset(&h, 0, sizeof(h));
 		h.size = sizeof(h);
+		h.event_size = sizeof(h.events[0]);
 		h.nr_events = 2;
 		h.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
 		h.events[1] = hw_event(0xc0, 0, PMCDRV_EVF_USER | PMCDRV_EVF_NO_FIXED);
@@ -804,6 +805,283 @@ static void test_release_fault(void)
 	sched_setaffinity(0, sizeof(old), &old);
 }
 
+/* ---- the layouts: VER0 callers, VER1, larger events, 32 events ---- */
+
+/* The first layout's CONFIG, byte for byte: 16 events of 32 bytes, event_size 0. */
+struct config_v0 {
+	uint32_t size, flags, nr_events, reserved0;
+	uint64_t reserved[2];
+	struct {
+		uint32_t type, flags, event, umask, cmask, sw_id, counter, reserved;
+	} events[16];
+};
+
+/* The first layout's READ: 16 values. */
+struct read_v0 {
+	uint32_t size, flags, nr_events, nr_tasks;
+	uint64_t time_enabled, time_running, lost_tasks, hw_faults, reserved[2];
+	uint64_t values[16];
+};
+
+static void spin(unsigned long n)
+{
+	volatile unsigned long x = 0;
+
+	while (n--)
+		x += n;
+}
+
+/*
+ * A binary built against the first header keeps working: CONFIG of exactly
+ * 544 bytes (event_size 0), its counters written back in its layout and
+ * nothing past it; READ of 192 bytes, nothing past it either.
+ */
+static void test_ver0_caller(void)
+{
+	struct {
+		struct config_v0 c;
+		unsigned char guard[64];
+	} b;
+	struct {
+		struct read_v0 r;
+		unsigned char guard[64];
+	} rb;
+	struct pmcdrv_attach a = { .size = sizeof(a) };
+	unsigned int i;
+	int fd, e, guard_ok;
+
+	_Static_assert(sizeof(struct config_v0) == PMCDRV_CONFIG_SIZE_VER0, "VER0 config");
+	_Static_assert(sizeof(struct read_v0) == PMCDRV_READ_SIZE_VER0, "VER0 read");
+	memset(&b, 0, sizeof(b));
+	memset(b.guard, 0xa5, sizeof(b.guard));
+	b.c.size = PMCDRV_CONFIG_SIZE_VER0;
+	b.c.nr_events = have_pmu ? 3 : 2;
+	b.c.events[0].type = PMCDRV_EVENT_SW;
+	b.c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;
+	b.c.events[1].type = PMCDRV_EVENT_SW;
+	b.c.events[1].sw_id = PMCDRV_SW_CONTEXT_SWITCHES;
+	b.c.events[2].type = have_pmu ? PMCDRV_EVENT_HW : 0;
+	b.c.events[2].event = have_pmu ? 0xc0 : 0;
+	b.c.events[2].flags = have_pmu ? PMCDRV_EVF_USER : 0;
+	fd = pmcdev_open(dev);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &b.c);
+	for (i = 0, guard_ok = 1; i < sizeof(b.guard); i++)
+		guard_ok &= b.guard[i] == 0xa5;
+	CHECK(&st, e == 0 && b.c.events[0].counter == ~0U && b.c.events[1].counter == ~0U &&
+	      (!have_pmu || b.c.events[2].counter < 64) && b.c.reserved0 == 0 && guard_ok,
+	      "VER0 caller: CONFIG of 544 bytes, counters written back in its layout, nothing past it",
+	      "errno %d counters %#x %#x %#x event_size %u guard %d", e, b.c.events[0].counter,
+	      b.c.events[1].counter, b.c.events[2].counter, b.c.reserved0, guard_ok);
+	CHECK(&st, b.c.size == PMCDRV_CONFIG_SIZE_VER1, "VER0 caller: size written back is the kernel's",
+	      "size %u", b.c.size);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == 0, "VER0 caller: attach self", "errno %d", e);
+	spin(200000);
+	memset(&rb, 0, sizeof(rb));
+	memset(rb.guard, 0x5a, sizeof(rb.guard));
+	rb.r.size = PMCDRV_READ_SIZE_VER0;
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &rb.r);
+	for (i = 0, guard_ok = 1; i < sizeof(rb.guard); i++)
+		guard_ok &= rb.guard[i] == 0x5a;
+	CHECK(&st, e == 0 && rb.r.nr_events == b.c.nr_events && rb.r.values[0] > 0 &&
+	      rb.r.values[0] == rb.r.time_enabled && (!have_pmu || rb.r.values[2] > 200000) &&
+	      guard_ok, "VER0 caller: READ of 192 bytes, values, nothing past it",
+	      "errno %d n %u task-clock %llu insns %llu guard %d", e, rb.r.nr_events,
+	      (unsigned long long)rb.r.values[0], (unsigned long long)rb.r.values[2], guard_ok);
+	close(fd);
+
+	/* event_size 0 names the first layout: bytes past its 16 entries must be zero. */
+	{
+		struct pmcdrv_config c = pmcdev_task_clock_config();
+
+		c.event_size = 0;
+		e = config_errno(&c);
+		CHECK(&st, e == 0, "config: VER1 size, event_size 0, zero past 544 bytes -> ok",
+		      "errno %d", e);
+		((unsigned char *)&c)[PMCDRV_CONFIG_SIZE_VER0 + 8] = 1;
+		e = config_errno(&c);
+		CHECK(&st, e == E2BIG, "config: event_size 0, a byte past the 16 entries -> E2BIG",
+		      "errno %d", e);
+	}
+}
+
+/* VER1 and larger events: slots, per-event tails, nr_events bounded by both. */
+static void test_ver1_layout(void)
+{
+	unsigned char buf[32 + PMCDRV_MAX_EVENTS * 64] __attribute__((aligned(8)));
+	struct pmcdrv_config *h = (struct pmcdrv_config *)buf;
+	struct pmcdrv_config c;
+	struct pmcdrv_event *ev;
+	unsigned int i;
+	int fd, e;
+
+	/* 64-byte events (a future layout): zero tails accepted, counters written back. */
+	memset(buf, 0, sizeof(buf));
+	h->size = sizeof(buf);
+	h->event_size = 64;
+	h->nr_events = 2;
+	for (i = 0; i < 2; i++) {
+		ev = (struct pmcdrv_event *)(buf + 32 + i * 64);
+		ev->type = PMCDRV_EVENT_SW;
+		ev->sw_id = PMCDRV_SW_TASK_CLOCK + i;
+	}
+	fd = pmcdev_open(dev);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, buf);
+	ev = (struct pmcdrv_event *)(buf + 32 + 64);
+	CHECK(&st, e == 0 && ev->counter == ~0U && h->event_size == 64,
+	      "config: 64-byte events with zero tails -> ok, counter written back at the caller's stride",
+	      "errno %d counter %#x event_size %u", e, ev->counter, h->event_size);
+	close(fd);
+	h->size = sizeof(buf);
+	buf[32 + 64 + 50] = 1;	/* event 1, past the kernel's 48 bytes */
+	fd = pmcdev_open(dev);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, buf);
+	CHECK(&st, e == E2BIG, "config: 64-byte event with a non-zero byte past 48 -> E2BIG",
+	      "errno %d", e);
+	close(fd);
+
+	/* nr_events past the caller's own slots: 544 bytes of 48-byte events hold 10. */
+	c = pmcdev_task_clock_config();
+	c.size = PMCDRV_CONFIG_SIZE_VER0;
+	c.nr_events = 11;
+	for (i = 0; i < 11; i++)
+		c.events[i] = c.events[0];
+	e = config_errno(&c);
+	CHECK(&st, e == EINVAL, "config: nr_events past the caller's slots (544 bytes, 48-byte events) -> EINVAL",
+	      "errno %d", e);
+	c.nr_events = 10;
+	for (i = 10; i < PMCDRV_MAX_EVENTS; i++)
+		memset(&c.events[i], 0, sizeof(c.events[i]));
+	e = config_errno(&c);
+	CHECK(&st, e == 0, "config: 10 events in 544 bytes of 48-byte events -> ok", "errno %d", e);
+	c = pmcdev_task_clock_config();
+	c.events[0].reserved1 = 1;
+	e = config_errno(&c);
+	CHECK(&st, e == EINVAL, "config: event reserved1 -> EINVAL", "errno %d", e);
+	c = pmcdev_task_clock_config();
+	c.events[0].extra = 1;
+	e = config_errno(&c);
+	CHECK(&st, e == EINVAL, "config: extra on a software event -> EINVAL", "errno %d", e);
+	if (have_pmu) {
+		/* OFFCORE_RESPONSE_0: the model's table decides (offcore.c tests the rest). */
+		bool known = info.vendor == PMCDRV_VENDOR_INTEL &&
+			     pmc_extra_model_find(info.family, info.model);
+
+		c.events[0] = hw_event(0xb7, 0x01, PMCDRV_EVF_USER);
+		c.events[0].extra = 0x10001;
+		e = config_errno(&c);
+		CHECK(&st, e == (known ? 0 : EOPNOTSUPP),
+		      "config: extra on OFFCORE_RESPONSE_0 -> ok with the model's table, else EOPNOTSUPP",
+		      "errno %d (model %#x, table %s)", e, info.model, known ? "known" : "none");
+	}
+	c = pmcdev_task_clock_config();
+	c.size = PMC_CONFIG_SIZE_MAX + 8;
+	e = config_errno(&c);
+	CHECK(&st, e == E2BIG, "config: size past a page (4096) -> E2BIG", "errno %d", e);
+}
+
+/* 32 events through the module; READ VER1 gives each its times. */
+static void test_32_events(void)
+{
+	struct pmcdrv_config c = pmcdev_task_clock_config();
+	struct pmcdrv_attach a = { .size = sizeof(a) };
+	struct pmcdrv_read r;
+	unsigned int i, bad = 0;
+	int fd, e;
+
+	for (i = 0; i < PMCDRV_MAX_EVENTS; i++) {
+		c.events[i].type = PMCDRV_EVENT_SW;
+		c.events[i].sw_id = i % 2 ? PMCDRV_SW_CONTEXT_SWITCHES : PMCDRV_SW_TASK_CLOCK;
+	}
+	if (have_pmu) {
+		c.events[5] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
+		c.events[31] = hw_event(0x3c, 0, PMCDRV_EVF_USER);
+	}
+	c.nr_events = PMCDRV_MAX_EVENTS;
+	fd = pmcdev_open(dev);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
+	CHECK(&st, e == 0 && c.events[30].counter == ~0U &&
+	      (!have_pmu || (c.events[5].counter < 64 && c.events[31].counter < 64)),
+	      "config: 32 events -> ok", "errno %d counters %#x %#x", e, c.events[5].counter,
+	      c.events[31].counter);
+	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == 0, "32 events: attach self", "errno %d", e);
+	spin(300000);
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
+	for (i = 0; i < PMCDRV_MAX_EVENTS; i++) {
+		if (r.times[i].time_enabled != r.time_enabled ||
+		    r.times[i].time_running != r.time_running)
+			bad++;
+	}
+	CHECK(&st, e == 0 && r.size == PMCDRV_READ_SIZE_VER1 && r.nr_events == PMCDRV_MAX_EVENTS &&
+	      r.values[30] > 0 && r.time_enabled > 0 && !bad &&
+	      (!have_pmu || (r.values[5] > 300000 && r.values[31] > 300000)),
+	      "READ VER1: 32 values, each event's times = the session's (no multiplexing)",
+	      "errno %d size %u n %u v30 %llu te %llu bad times %u insns %llu cycles %llu", e,
+	      r.size, r.nr_events, (unsigned long long)r.values[30],
+	      (unsigned long long)r.time_enabled, bad, (unsigned long long)r.values[5],
+	      (unsigned long long)r.values[31]);
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ_SELF, &r);
+	for (i = 0, bad = 0; i < PMCDRV_MAX_EVENTS; i++) {
+		if (r.times[i].time_enabled != r.time_enabled || !r.time_enabled)
+			bad++;
+	}
+	CHECK(&st, e == 0 && r.nr_events == PMCDRV_MAX_EVENTS && !bad && r.values[30] > 0,
+	      "READ_SELF VER1: 32 values and their times", "errno %d n %u bad %u", e, r.nr_events,
+	      bad);
+	/* The self page describes the first 16 events, and says so. */
+	{
+		const struct pmcdrv_self_page *pg;
+
+		pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, PMCDRV_SELF_MMAP_OFFSET);
+		CHECK(&st, pg != MAP_FAILED && pg->nr_events == PMCDRV_SELF_MAX_EVENTS &&
+		      pg->events[0].offset > 0,
+		      "self page of a 32-event session: nr_events 16 (the first 16)",
+		      "%s nr_events %u", pg == MAP_FAILED ? strerror(errno) : "mapped",
+		      pg == MAP_FAILED ? 0 : pg->nr_events);
+		if (pg != MAP_FAILED)
+			munmap((void *)pg, 4096);
+	}
+	close(fd);
+}
+
+/* Groups: together on the counters or refused with ENOSPC. */
+static void test_groups(void)
+{
+	struct pmcdrv_config c = pmcdev_task_clock_config();
+	unsigned int i, n;
+	int e;
+
+	if (!have_pmu || info.num_gp + 2 > PMCDRV_MAX_EVENTS)
+		return;
+	/* instructions and cycles (fixed counters) and every GP counter, one group. */
+	c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
+	c.events[1] = hw_event(0x3c, 0, PMCDRV_EVF_USER);
+	for (i = 0; i < info.num_gp; i++)
+		c.events[2 + i] = hw_event(0xd1, i + 1, PMCDRV_EVF_USER);
+	n = 2 + info.num_gp;
+	for (i = 0; i < n; i++)
+		c.events[i].group = 4;
+	c.events[n].type = PMCDRV_EVENT_SW;
+	c.events[n].sw_id = PMCDRV_SW_TASK_CLOCK;
+	c.events[n].group = 4;
+	c.nr_events = n + 1;
+	e = config_errno(&c);
+	CHECK(&st, e == 0, "config: a group of the fixed events, every GP counter and task-clock -> ok",
+	      "errno %d (%u GP)", e, info.num_gp);
+	/* One GP event more in the group. */
+	c.events[n + 1] = hw_event(0xd1, 0x40, PMCDRV_EVF_USER);
+	c.events[n + 1].group = 4;
+	c.nr_events = n + 2;
+	e = config_errno(&c);
+	CHECK(&st, e == ENOSPC, "config: a group with more GP events than GP counters -> ENOSPC",
+	      "errno %d", e);
+}
+
 int main(int argc, char **argv)
 {
 	enum pmc_decode_err derr;
@@ -813,6 +1091,10 @@ int main(int argc, char **argv)
 	pmc_cpuid_info(&info, &derr);
 	have_pmu = info.flags & PMCDRV_INFO_ARCH_PERFMON;
 	test_config();
+	test_ver0_caller();
+	test_ver1_layout();
+	test_32_events();
+	test_groups();
 	test_attach_and_ops();
 	test_self();
 	test_cpu_sessions();

@@ -263,7 +263,7 @@ enum kind {
 static const struct {
 	const char *name;
 	unsigned long cmd;
-	size_t size;		/* the kernel's struct, = VER0 */
+	size_t size;		/* the kernel's struct (VER0: below it for CONFIG and READ) */
 	unsigned int abi;	/* errnos docs/abi.md lists, filled in at start */
 } cmds[K_NR] = {
 	[K_INFO] = { "INFO", PMCDRV_IOC_INFO, sizeof(struct pmcdrv_info), 0 },
@@ -467,7 +467,7 @@ static unsigned long place(struct fz *f, enum mut m, unsigned char *buf, size_t 
 
 /* Size and tail for the size mutations.  @buf has room for 2 pages. */
 static size_t apply_size(struct fz *f, enum mut m, unsigned char *buf, size_t ksize,
-			 uint32_t *size)
+			 uint32_t ver0, uint32_t *size)
 {
 	size_t len = ksize;
 
@@ -482,7 +482,7 @@ static size_t apply_size(struct fz *f, enum mut m, unsigned char *buf, size_t ks
 		buf[ksize + rn(f, (uint32_t)(len - ksize))] = 1 + rn(f, 255);
 		break;
 	case M_SMALL:
-		*size = rn(f, (uint32_t)ksize);
+		*size = rn(f, ver0);
 		return ksize;
 	case M_HUGE:
 		*size = chance(f, 50) ? (uint32_t)page + 1 + rn(f, (uint32_t)page) :
@@ -553,6 +553,7 @@ static void gen_config(struct fz *f, struct pmcdrv_config *c, bool allow_hw, str
 	memset(c, 0, sizeof(*c));
 	memset(p, 0, sizeof(*p));
 	c->size = sizeof(*c);
+	c->event_size = sizeof(c->events[0]);
 	c->nr_events = n;
 	if (chance(f, 30))
 		c->flags = PMCDRV_CONFIG_NO_INHERIT;
@@ -590,7 +591,7 @@ static struct expect config_defect(struct fz *f, struct pmcdrv_config *c, bool r
 
 	if (reserved) {
 		switch (rn(f, 3)) {
-		case 0: c->reserved0 = 1 + rn(f, 0xffff); break;
+		case 0: c->event_size = 1 + rn(f, 7); break;	/* below VER0: EINVAL */
 		case 1: c->reserved[0] = rnd(f) | 1; break;
 		default: c->reserved[1] = rnd(f) | 1ULL << 63; break;
 		}
@@ -1008,7 +1009,9 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 	default:
 		break;
 	}
-	len = apply_size(f, m, buf, ks, &size);
+	len = apply_size(f, m, buf, ks, k == K_CONFIG ? PMCDRV_CONFIG_SIZE_VER0 :
+				    k == K_READ || k == K_RSELF ? PMCDRV_READ_SIZE_VER0 : (uint32_t)ks,
+			 &size);
 	memcpy(buf, &size, sizeof(size));
 	/* The size bits of the command are ignored by the ABI. */
 	if (chance(f, 20))
@@ -1237,15 +1240,17 @@ static void check_page(struct fz *f, unsigned char *p, uint32_t nr_events, const
 	if (snap.version != PMCDRV_SELF_PAGE_VERSION || snap.size != sizeof(snap) ||
 	    snap.size < PMCDRV_SELF_PAGE_SIZE_VER0 ||
 	    (snap.flags & ~(PMCDRV_SELF_COUNTING | PMCDRV_SELF_RDPMC)) ||
-	    !snap.nr_events || snap.nr_events > PMCDRV_MAX_EVENTS ||
-	    (nr_events && snap.nr_events != nr_events) || snap.reserved0 ||
+	    !snap.nr_events || snap.nr_events > PMCDRV_SELF_MAX_EVENTS ||
+	    (nr_events && snap.nr_events != (nr_events < PMCDRV_SELF_MAX_EVENTS ?
+					     nr_events : PMCDRV_SELF_MAX_EVENTS)) ||
+	    snap.reserved0 ||
 	    !all_zero(snap.reserved, sizeof(snap.reserved)) ||
 	    snap.time_running != snap.time_enabled)
 		violation(f, "self page (%s): version %u (want %u) size %u (want %zu) flags %#x nr_events %u (want %u) reserved0 %u time %llu/%llu",
 			  what, snap.version, PMCDRV_SELF_PAGE_VERSION, snap.size, sizeof(snap),
 			  snap.flags, snap.nr_events, nr_events, snap.reserved0,
 			  (unsigned long long)snap.time_enabled, (unsigned long long)snap.time_running);
-	for (i = 0; i < snap.nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+	for (i = 0; i < snap.nr_events && i < PMCDRV_SELF_MAX_EVENTS; i++) {
 		const struct pmcdrv_self_event *e = &snap.events[i];
 
 		if (e->width > 64 || (e->width && e->mask != (e->width == 64 ? ~0ULL :
@@ -1408,7 +1413,7 @@ static void fork_check(struct fz *f, const struct hold *h)
 	if (probe(P_READ, h->p, 0, NULL))
 		return;
 	if ((pg->flags & PMCDRV_SELF_RDPMC) && !rdpmc_everywhere)
-		for (i = 0; i < pg->nr_events && i < PMCDRV_MAX_EVENTS; i++)
+		for (i = 0; i < pg->nr_events && i < PMCDRV_SELF_MAX_EVENTS; i++)
 			if (pg->events[i].index && !(pg->events[i].index & ~0x4000003fU)) {
 				ecx = pg->events[i].index - 1;
 				try_rdpmc = true;
@@ -1697,6 +1702,7 @@ static void op_lifecycle(struct fz *f)
 		/* A software-only config cannot fail on a fresh session. */
 		memset(&c, 0, sizeof(c));
 		c.size = sizeof(c);
+		c.event_size = sizeof(c.events[0]);
 		c.nr_events = 1 + rn(f, 2);
 		c.events[0].type = PMCDRV_EVENT_SW;
 		c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;

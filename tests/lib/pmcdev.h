@@ -40,6 +40,7 @@ static inline struct pmcdrv_config pmcdev_task_clock_config(void)
 
 	memset(&c, 0, sizeof(c));
 	c.size = sizeof(c);
+	c.event_size = sizeof(c.events[0]);
 	c.nr_events = 1;
 	c.events[0].type = PMCDRV_EVENT_SW;
 	c.events[0].sw_id = PMCDRV_SW_TASK_CLOCK;

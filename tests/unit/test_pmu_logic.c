@@ -425,6 +425,237 @@ static void test_config_fixed_busy(void)
 	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_FIXED_ONLY_MODIFIERS);
 }
 
+/* The caller's CONFIG layout: event_size 0 = VER0, bounds, slots. */
+static void test_config_layout(void)
+{
+	u32 stride = 0, slots = 0;
+
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER0, 0, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(stride, PMCDRV_EVENT_SIZE_VER0);
+	CU_ASSERT_EQUAL(slots, PMCDRV_MAX_EVENTS_VER0);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, PMCDRV_EVENT_SIZE_VER1,
+					  &stride, &slots), 0);
+	CU_ASSERT_EQUAL(stride, PMCDRV_EVENT_SIZE_VER1);
+	CU_ASSERT_EQUAL(slots, PMCDRV_MAX_EVENTS);
+	/* event_size 0: the first layout's 16 entries, whatever the size. */
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, 0, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(slots, PMCDRV_MAX_EVENTS_VER0);
+	/* VER0 events, explicitly sized; a tail shorter than an event is no slot. */
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER0 + 8, 32, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(slots, PMCDRV_MAX_EVENTS_VER0);
+	/* A future, larger event. */
+	CU_ASSERT_EQUAL(pmc_config_layout(32 + 40 * 64, 64, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(stride, 64);
+	CU_ASSERT_EQUAL(slots, 40);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER0 - 8, 0, &stride, &slots), -EINVAL);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, 24, &stride, &slots), -EINVAL);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, 44, &stride, &slots), -EINVAL);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, PMC_EVENT_SIZE_MAX, &stride,
+					  &slots), 0);
+	CU_ASSERT_EQUAL(slots, (PMCDRV_CONFIG_SIZE_VER1 - 32) / PMC_EVENT_SIZE_MAX);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMCDRV_CONFIG_SIZE_VER1, PMC_EVENT_SIZE_MAX + 8, &stride,
+					  &slots), -EINVAL);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMC_CONFIG_SIZE_MAX, 48, &stride, &slots), 0);
+	CU_ASSERT_EQUAL(pmc_config_layout(PMC_CONFIG_SIZE_MAX + 1, 48, &stride, &slots), -E2BIG);
+}
+
+static struct pmcdrv_event hw_ev(u32 event, u32 umask, u32 group)
+{
+	return (struct pmcdrv_event){ .type = PMCDRV_EVENT_HW, .event = event, .umask = umask,
+				      .flags = PMCDRV_EVF_USER, .group = group };
+}
+
+/*
+ * Groups: fixed-capable events count on the fixed counters, the rest on
+ * the 4 GP counters of skl(); a group that cannot fit alone is ENOSPC.
+ */
+static void test_config_groups(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	u32 counter[PMCDRV_MAX_EVENTS];
+	unsigned int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	/* instructions, cycles (fixed 0, 1) + 4 GP events in group 7: fits. */
+	cfg.events[0] = hw_ev(0xc0, 0x00, 7);
+	cfg.events[1] = hw_ev(0x3c, 0x00, 7);
+	for (i = 2; i < 6; i++)
+		cfg.events[i] = hw_ev(0xd1, i, 7);
+	cfg.nr_events = 6;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT_EQUAL(counter[0], 32);
+	CU_ASSERT_EQUAL(counter[1], 33);
+	/* A fifth GP event in the group: ENOSPC naming the group's first event. */
+	cfg.events[6] = hw_ev(0xd1, 9, 7);
+	cfg.events[0] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW,
+					       .sw_id = PMCDRV_SW_TASK_CLOCK, .group = 3 };
+	cfg.events[1] = hw_ev(0x3c, 0x00, 0);
+	cfg.nr_events = 7;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_GROUP_TOO_BIG);
+	CU_ASSERT_EQUAL(v.bad_index, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "group"));
+	/* The same events without the group: the session does not fit either. */
+	for (i = 0; i < 7; i++)
+		cfg.events[i].group = 0;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_NO_COUNTERS);
+	/* Two groups that fit alone and together; software events in a group need no counter. */
+	cfg.events[6].group = 2;
+	cfg.events[5].group = 2;
+	cfg.events[0].group = 2;
+	cfg.events[2].group = 1;
+	cfg.nr_events = 7;
+	cfg.events[4] = hw_ev(0xc0, 0x00, 1);	/* instructions: fixed 0 */
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	/* Two ref-cycles in one group: one fixed counter 2. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.events[0] = hw_ev(0x00, 0x03, 5);
+	cfg.events[1] = hw_ev(0x00, 0x03, 5);
+	cfg.nr_events = 2;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_GROUP_TOO_BIG);
+	CU_ASSERT_EQUAL(v.bad_index, 0);
+}
+
+/* VER1 fields: reserved1 and extra are checked; event_size is the transport's. */
+static void test_config_ver1_fields(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	u32 counter[PMCDRV_MAX_EVENTS];
+	unsigned int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.event_size = PMCDRV_EVENT_SIZE_VER1;
+	for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
+		cfg.events[i] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW,
+						       .sw_id = PMCDRV_SW_TASK_CLOCK };
+	cfg.nr_events = PMCDRV_MAX_EVENTS;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	cfg.nr_events = PMCDRV_MAX_EVENTS + 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_BAD_NR_EVENTS);
+	cfg.nr_events = 2;
+	for (i = 2; i < PMCDRV_MAX_EVENTS; i++)
+		memset(&cfg.events[i], 0, sizeof(cfg.events[i]));
+	cfg.events[31].group = 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_UNUSED_NOT_ZERO);
+	CU_ASSERT_EQUAL(v.bad_index, 31);
+	cfg.events[31].group = 0;
+	cfg.events[1].reserved1 = 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_RESERVED);
+	cfg.events[1].reserved1 = 0;
+	cfg.events[1].extra = 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_SW_FIELDS);
+	/* An extra value is pmc_config_extra()'s to judge. */
+	cfg.events[1] = hw_ev(0xb7, 0x01, 0);
+	cfg.events[1].extra = 0x10001;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+}
+
+/* The extra-register tables: models, registers, masks (Linux's core.c). */
+static void test_extra_models(void)
+{
+	const struct pmc_extra_model *m;
+	static const u8 skl[] = { 0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(skl); i++) {
+		m = pmc_extra_model_find(6, skl[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		CU_ASSERT_STRING_EQUAL(m->name, "skylake");
+	}
+	CU_ASSERT_EQUAL(m->regs[0].msr, 0x1a6);
+	CU_ASSERT_EQUAL(m->regs[0].event, 0xb7);
+	CU_ASSERT_EQUAL(m->regs[0].umask, 0x01);
+	CU_ASSERT_EQUAL(m->regs[0].valid, 0x3fffff8fffULL);
+	CU_ASSERT_EQUAL(m->regs[1].msr, 0x1a7);
+	CU_ASSERT_EQUAL(m->regs[1].event, 0xbb);
+	CU_ASSERT_STRING_EQUAL(m->regs[1].name, "MSR_OFFCORE_RSP_1");
+	m = pmc_extra_model_find(6, 0x2a);	/* Sandy Bridge client */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(m->regs[0].valid, 0x3f807f8fffULL);
+	m = pmc_extra_model_find(6, 0x3c);	/* Haswell */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(m->regs[1].valid, 0x3fffff8fffULL);
+	CU_ASSERT_PTR_NULL(pmc_extra_model_find(6, 0x7e));	/* Ice Lake: not known */
+	CU_ASSERT_PTR_NULL(pmc_extra_model_find(15, 0x5e));
+	CU_ASSERT_PTR_NULL(pmc_extra_model_find(6, 0));
+}
+
+/* Extra values: EOPNOTSUPP without a table, EINVAL, ENOSPC, what to program. */
+static void test_config_extra(void)
+{
+	const struct pmc_extra_model *m = pmc_extra_model_find(6, 0x5e);
+	struct pmc_arch_perfmon pm = skl();
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	struct pmc_extra_prog xp;
+	u32 counter[PMCDRV_MAX_EVENTS];
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.events[0] = hw_ev(0xc0, 0x00, 0);
+	cfg.events[1] = hw_ev(0xb7, 0x01, 0);
+	cfg.events[1].extra = 0x10001;
+	cfg.nr_events = 2;
+	/* What pmc_config_check() found stays: the module claims the PMU from it. */
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.has_hw);
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	CU_ASSERT(v.has_hw);
+	CU_ASSERT_EQUAL(xp.used, 1);
+	CU_ASSERT_EQUAL(xp.msr[0], PMC_MSR_OFFCORE_RSP_0);
+	CU_ASSERT_EQUAL(xp.val[0], 0x10001);
+	/* No table: EOPNOTSUPP for the extra value, nothing for plain events. */
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, NULL, &xp, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_NO_EXTRA_REGS);
+	CU_ASSERT_EQUAL(v.bad_index, 1);
+	cfg.events[1].extra = 0;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, NULL, &xp, &v), 0);
+	CU_ASSERT_EQUAL(xp.used, 0);
+	/* An event without an extra register. */
+	cfg.events[0].extra = 1;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_EXTRA_NO_REG);
+	CU_ASSERT_EQUAL(v.bad_index, 0);
+	cfg.events[0].extra = 0;
+	/* Reserved bits 12..14, and bit 38. */
+	cfg.events[1].extra = 0x1000;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_EXTRA_RESERVED);
+	cfg.events[1].extra = 1ULL << 38;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -EINVAL);
+	cfg.events[1].extra = 0x3fffff8fffULL;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	/* The same register twice: one value fits, two do not. */
+	cfg.events[2] = cfg.events[1];
+	cfg.events[2].flags = PMCDRV_EVF_KERNEL;
+	cfg.nr_events = 3;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	cfg.events[2].extra = 0x10002;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -ENOSPC);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_EXTRA_CONFLICT);
+	CU_ASSERT_EQUAL(v.bad_index, 2);
+	/* Two registers: OFFCORE_RESPONSE_1 takes MSR_OFFCORE_RSP_1. */
+	cfg.events[2] = hw_ev(0xbb, 0x01, 0);
+	cfg.events[2].extra = 0x10002;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	CU_ASSERT_EQUAL(xp.used, 3);
+	CU_ASSERT_EQUAL(xp.msr[1], PMC_MSR_OFFCORE_RSP_1);
+	CU_ASSERT_EQUAL(xp.val[1], 0x10002);
+	/* Software events are not looked at (their extra is the event check's). */
+	cfg.events[0] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW,
+					       .sw_id = PMCDRV_SW_TASK_CLOCK };
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+}
+
 static void test_enabled_counters(void)
 {
 	struct pmc_arch_perfmon pm = skl();
@@ -610,6 +841,11 @@ void register_pmu_logic_tests(void)
 		{ "counter assignment", test_assign },
 		{ "fixed-only events never take a GP counter", test_assign_fixed_only },
 		{ "config check names a busy fixed-only event", test_config_fixed_busy },
+		{ "config layout of the caller", test_config_layout },
+		{ "config groups fit the counters", test_config_groups },
+		{ "config VER1 fields", test_config_ver1_fields },
+		{ "extra-register tables", test_extra_models },
+		{ "config extra values", test_config_extra },
 		{ "enabled counters", test_enabled_counters },
 		{ "who has counters in use", test_scan_in_use },
 		{ "width-agnostic delta", test_delta },

@@ -399,7 +399,7 @@ static void test_bad_tables(void)
 	} bad[] = {
 		{ "r 1 1 1 1 1 a\n", "line 1: no 'pmcdrv-regions 1' header" },
 		{ "pmcdrv-regions 1 5\n", "line 1: the header needs PID NEVENTS" },
-		{ "pmcdrv-regions 1 5 17\n", "line 1: NEVENTS is not a number from 0 to 16" },
+		{ "pmcdrv-regions 1 5 33\n", "line 1: NEVENTS is not a number from 0 to 32" },
 		{ "pmcdrv-regions 1 5 1\nr 1 2 3 4 5 x", "line 2: the last line is cut short" },
 		{ "pmcdrv-regions 1 5 2\nr 1 2 3 4 5 x\n", "line 2: value 2 of 2 is missing" },
 		{ "pmcdrv-regions 1 5 1\nr 1 2 3 x\n", "line 2: a region record needs PID TID CALLS TIME_NS" },

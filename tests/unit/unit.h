@@ -26,5 +26,6 @@ void register_pmu_logic_tests(void);	/* tests/unit/test_pmu_logic.c */
 void register_msr_pmu_tests(void);	/* tests/unit/test_msr_pmu.c */
 void register_region_tests(void);	/* tests/unit/test_region.c */
 void register_self_tests(void);		/* tests/unit/test_self.c */
+void register_pfm_tests(void);		/* tests/unit/test_pfm.c */
 
 #endif /* PMCDRV_UNIT_H */

@@ -93,7 +93,13 @@ struct pmcdrv_info {
 
 /* ---- Sessions: one open file of /dev/pmcdrv counts one set of events ---- */
 
-#define PMCDRV_MAX_EVENTS	16
+/*
+ * Events of one session.  A caller built with the first layout (16 events
+ * of PMCDRV_EVENT_SIZE_VER0 bytes, PMCDRV_CONFIG_SIZE_VER0) keeps working:
+ * the module reads the layout its 'size' and 'event_size' describe.
+ */
+#define PMCDRV_MAX_EVENTS	32
+#define PMCDRV_MAX_EVENTS_VER0	16
 
 /* struct pmcdrv_event.type */
 enum pmcdrv_event_type {
@@ -129,7 +135,23 @@ struct pmcdrv_event {
 	__u32 sw_id;		/* SW: enum pmcdrv_sw_event */
 	__u32 counter;		/* out: GLOBAL_CTRL bit of the counter it got (HW), ~0 for SW */
 	__u32 reserved;		/* must be zero */
+	/* ---- PMCDRV_EVENT_SIZE_VER1 ---- */
+	/*
+	 * HW: the value of the event's extra register, for the events of the
+	 * model that have one (OFFCORE_RESPONSE: MSR_OFFCORE_RSP_0/1); must be
+	 * zero for every other event.  Checked against the model's valid bits.
+	 */
+	__u64 extra;
+	/*
+	 * Events with the same non-zero group are counted together or not at
+	 * all (perf's {a,b}); 0: the event is a group of its own.
+	 */
+	__u32 group;
+	__u32 reserved1;	/* must be zero */
 };
+
+#define PMCDRV_EVENT_SIZE_VER0	32
+#define PMCDRV_EVENT_SIZE_VER1	48
 
 /* struct pmcdrv_config.flags */
 #define PMCDRV_CONFIG_NO_INHERIT	(1U << 0)	/* do not follow forks and threads */
@@ -143,12 +165,21 @@ struct pmcdrv_config {
 	__u32 size;			/* in: sizeof(struct pmcdrv_config) */
 	__u32 flags;			/* in: PMCDRV_CONFIG_* */
 	__u32 nr_events;		/* in: 1..PMCDRV_MAX_EVENTS */
-	__u32 reserved0;		/* must be zero */
+	/*
+	 * in: sizeof(struct pmcdrv_event) of the caller, the stride of
+	 * events[]; 0 (a caller of the first layout) means
+	 * PMCDRV_EVENT_SIZE_VER0.  events[] holds (size - 32) / event_size
+	 * entries.
+	 */
+	__u32 event_size;
 	__u64 reserved[2];		/* must be zero */
 	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];	/* unused entries must be zero */
 };
 
+/* 16 events of PMCDRV_EVENT_SIZE_VER0 bytes */
 #define PMCDRV_CONFIG_SIZE_VER0	544
+/* 32 events of PMCDRV_EVENT_SIZE_VER1 bytes */
+#define PMCDRV_CONFIG_SIZE_VER1	1568
 
 /* struct pmcdrv_attach.flags */
 #define PMCDRV_ATTACH_ENABLE_ON_EXEC	(1U << 0)	/* start counting at the task's next exec */
@@ -206,10 +237,25 @@ struct pmcdrv_read {
 	 */
 	__u64 hw_faults;
 	__u64 reserved[2];		/* must be zero */
-	__u64 values[PMCDRV_MAX_EVENTS];	/* out: in the order of pmcdrv_config.events */
+	/* out: in the order of pmcdrv_config.events (16 in PMCDRV_READ_SIZE_VER0) */
+	__u64 values[PMCDRV_MAX_EVENTS];
+	/* ---- PMCDRV_READ_SIZE_VER1 ---- */
+	/*
+	 * out: per event, ns its tracked tasks were on a CPU while enabled and
+	 * ns of that the event was on a counter (equal unless the session has
+	 * more events than counters); the scaled estimate of a count is
+	 * values[i] * time_enabled / time_running.
+	 */
+	struct pmcdrv_read_time {
+		__u64 time_enabled;
+		__u64 time_running;
+	} times[PMCDRV_MAX_EVENTS];
 };
 
+/* 16 values */
 #define PMCDRV_READ_SIZE_VER0	192
+/* 32 values and their times */
+#define PMCDRV_READ_SIZE_VER1	832
 
 /* ---- Self-read: a tracked thread reads its own counts ---------------------- */
 
@@ -225,6 +271,8 @@ struct pmcdrv_read {
  * tracked by this session), ENOMEM.  docs/abi.md has the read protocol.
  */
 #define PMCDRV_SELF_MMAP_OFFSET		0
+/* events a self-read page describes: the first 16 of the session */
+#define PMCDRV_SELF_MAX_EVENTS		16
 #define PMCDRV_SELF_PAGE_VERSION	1
 
 /* struct pmcdrv_self_page.flags */
@@ -262,7 +310,7 @@ struct pmcdrv_self_page {
 	__u64 time_enabled;		/* ns the thread counted, at the last update */
 	__u64 time_running;		/* = time_enabled: no multiplexing */
 	__u64 reserved[3];
-	struct pmcdrv_self_event events[PMCDRV_MAX_EVENTS];	/* config order */
+	struct pmcdrv_self_event events[PMCDRV_SELF_MAX_EVENTS];	/* config order */
 };
 
 #define PMCDRV_SELF_PAGE_SIZE_VER0	576

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# libpfm4 names in -e, pmcctl list with the model's events, {a,b} groups: on the
+# emulated Skylake client PMU, which libpfm4 detects as skl (its tables, not ours).
+. tests/lib/guest.sh
+loop=build/progs/loop
+n=001000000
+
+# count EVENT: the value pmcctl run -j gives for one event over the loop.
+count() {
+	pmcctl run -j -e "$1" -- $loop $n 2>&1 | jq -r 'select(.event != null) | ."counter-value" | floor'
+}
+
+# pmcctl list: the model's events, by libpfm4 (no module needed).
+out=$(pmcctl list)
+check "list: libpfm4 detects the emulated CPU as skl" grep -q 'libpfm4 PMU skl' <<<"$out"
+check "list: skl's MEM_LOAD_RETIRED with its L3_MISS unit mask" \
+	grep -A20 '^  MEM_LOAD_RETIRED ' <<<"$out" | grep -q ':L3_MISS .*0x20'
+check "list: the default unit mask is marked" grep -q ':ALL_BRANCHES .*(default)' <<<"$out"
+check "list: still lists the architectural events" grep -q 'instructions.*0x00c0' <<<"$out"
+out=$(pmcctl list l3_miss)
+check "list WORD: keeps matching events" grep -q 'MEM_LOAD_RETIRED' <<<"$out"
+check "list WORD: drops the others" bash -c "! grep -q 'BR_INST_RETIRED' <<<\"\$1\"" _ "$out"
+pmcctl list --json >/tmp/list.json
+expect_eq "list --json: exit 0" "$?" 0
+check "list --json: valid JSON with pmu skl and its events" \
+	jq -e '.pmu == "skl" and (.events | length) > 50 and
+	       (.events[] | select(.name == "INST_RETIRED") | .umasks | map(.name) | index("ANY_P")) != null' /tmp/list.json
+check "list --json WORD: filtered, still valid" \
+	jq -e '(.events | length) > 0 and all(.events[]; (.name + .desc + (.umasks | map(.name + .desc) | join(" "))) | test("l3_miss"; "i"))' \
+	<<<"$(pmcctl list --json l3_miss)"
+pmcctl list a b 2>/dev/null
+expect_eq "list: two words -> usage exit 2" "$?" 2
+
+# Unknown names: nearest names, usage exit code.
+pmcctl run -e INST_RETIRD:ANY_P -- true 2>/tmp/err
+expect_eq "run: unknown libpfm4 name -> 2" "$?" 2
+check "unknown name: its nearest names" grep -q "nearest: INST_RETIRED" /tmp/err
+pmcctl run -e instructons -- true 2>/tmp/err
+check "unknown name: built-in names among the nearest" grep -q "nearest: instructions" /tmp/err
+pmcctl run -e INST_RETIRED:ANY_P:t=1 -- true 2>/tmp/err
+expect_eq "run: AnyThread refused -> 2" "$?" 2
+check "AnyThread refusal names the field" grep -q 't=1 (AnyThread' /tmp/err
+pmcctl run -e '{cycles,instructions' -- true 2>/tmp/err
+expect_eq "run: unbalanced group -> 2" "$?" 2
+check "unbalanced group: says so" grep -q "missing its closing '}'" /tmp/err
+
+if ! have_pmu; then
+	echo "SKIP: counts by libpfm4 name: no PMU in this guest"
+	exit 0
+fi
+
+# Counts: libpfm4's INST_RETIRED:ANY_P is instructions on a GP counter (exact here).
+want=$(count instructions:u)
+check "instructions:u counted ($want)" test "${want:-0}" -gt 1000000
+expect_eq "INST_RETIRED:ANY_P:u equals instructions:u" "$(count INST_RETIRED:ANY_P:u)" "$want"
+expect_eq "skl::INST_RETIRED:ANY_P:u equals instructions:u" "$(count skl::INST_RETIRED:ANY_P:u)" "$want"
+expect_eq "perf spelling inst_retired.any_p:u equals instructions:u" "$(count inst_retired.any_p:u)" "$want"
+# Debian's perf knows skl's JSON names when it was built with them; else its raw code.
+pev=inst_retired.any_p:u
+perf stat -e $pev -- true >/dev/null 2>&1 || pev=r00c0:u
+pc=$(perf stat -x, -e $pev -- $loop $n 2>&1 >/dev/null | awk -F, 'NF >= 3 && $3 != "" { print $1; exit }')
+expect_eq "perf stat -e $pev on the same loop equals INST_RETIRED:ANY_P:u" "$pc" "$want"
+# cycles = 2 x instructions on the emulated PMU; libpfm4's name for them.
+expect_eq "CPU_CLK_UNHALTED:THREAD_P:u is 2 x instructions:u" \
+	"$(count CPU_CLK_UNHALTED:THREAD_P:u)" "$((2 * want))"
+
+# pmcctl compare programs perf with the same raw fields libpfm4 gave.
+out=$(pmcctl compare -j -e INST_RETIRED:ANY_P:u -- $loop $n)
+check "compare -e INST_RETIRED:ANY_P:u: difference 0 against perf" jq -e '.difference == 0' <<<"$out"
+# An event the emulated PMU does not count (0 there) is still programmed and read.
+out=$(pmcctl run -j -e MEM_LOAD_RETIRED:L3_MISS:u,instructions:u -- $loop $n 2>&1)
+check "MEM_LOAD_RETIRED:L3_MISS:u beside instructions:u: programmed, 0 on the emulated PMU" \
+	jq -e -s --argjson w "$want" '.[0].event == "MEM_LOAD_RETIRED:L3_MISS:u" and .[0]."counter-value" == 0 and
+	       (.[1]."counter-value" | floor) == $w' <<<"$out"
+
+# A group parses and counts like its members.
+out=$(pmcctl run -j -e '{INST_RETIRED:ANY_P,instructions}:u' -- $loop $n 2>&1)
+check "group {INST_RETIRED:ANY_P,instructions}:u: both counted" \
+	jq -e -s --argjson w "$want" 'length == 2 and all(.[]; (."counter-value" | floor) == $w)' <<<"$out"
+# The group number reaches the check: 5 GP-only events in one group on 4 GP counters.
+pmcctl run -e '{r01d1,r02d1,r04d1,r010e,r01a3}:u' -- $loop $n 2>/tmp/err
+expect_eq "run: a group larger than the counters -> 2" "$?" 2
+check "group too big: names the group and the fix" grep -q "the group of event 'r01d1' ({...} number 1).*split the group" /tmp/err
+out=$(pmcctl run -j -e '{r01d1,r02d1}:u,r04d1:u,r010e:u' -- $loop $n 2>&1)
+check "4 GP events, 2 of them grouped: all counted" jq -e -s 'length == 4' <<<"$out"
+
+# OFFCORE_RESPONSE_0: libpfm4's MSR_OFFCORE_RSP_0 value travels in the event's extra field and
+# the module programs it on the counting CPU (tests/guest/57-offcore.sh tests the module side):
+# rdmsr, itself the counted task, reads it there.
+modprobe msr
+v=$(taskset -c 1 pmcctl run -o /dev/null -e OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u -- rdmsr -p 1 0x1a6)
+expect_eq "OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS: MSR_OFFCORE_RSP_0 holds libpfm4's value while counting" \
+	"$v" 3f84008007
+v=$(taskset -c 1 pmcctl run -o /dev/null -e OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY:u -- rdmsr -p 1 0x1a7)
+expect_eq "OFFCORE_RESPONSE_1:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY: MSR_OFFCORE_RSP_1 holds its value" \
+	"$v" 3f84000001
+out=$(pmcctl run -j -e OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u,instructions:u -- $loop $n 2>&1)
+check "OFFCORE_RESPONSE_0 beside instructions:u: counted (0 on the emulated PMU), instructions exact" \
+	jq -e -s --argjson w "$want" '.[0]."counter-value" == 0 and (.[1]."counter-value" | floor) == $w' <<<"$out"
+# Two OFFCORE_RESPONSE_0 with different request/response bits need one register twice.
+pmcctl run -e OFFCORE_RESPONSE_0:ANY_REQUEST:L3_MISS:u,OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY:u \
+	-- $loop $n 2>/tmp/err
+expect_eq "two different OFFCORE_RESPONSE_0 values in one session: refused, exit 2" "$?" 2
+check "two OFFCORE_RESPONSE_0 values: the message names the extra register" \
+	grep -q "different values in one extra register (OFFCORE_RESPONSE_0/1)" /tmp/err
