@@ -125,12 +125,13 @@ static void __user *pmcd_config_uevent(const struct pmcd_config_out *out, u32 i)
 static int pmcd_config_publish(const struct pmcdrv_config *cfg, void *arg)
 {
 	const struct pmcd_config_out *out = arg;
-	struct pmcdrv_config hdr;
 	u32 i, len = min_t(u32, out->stride, sizeof(struct pmcdrv_event));
+	u8 hdr[PMC_CONFIG_HDR_SIZE];	/* not a whole struct on the stack */
+	u32 ksize = sizeof(*cfg);
 
-	memcpy(&hdr, cfg, PMC_CONFIG_HDR_SIZE);
-	hdr.size = sizeof(*cfg);
-	if (copy_to_user(out->uarg, &hdr, PMC_CONFIG_HDR_SIZE))
+	memcpy(hdr, cfg, PMC_CONFIG_HDR_SIZE);
+	memcpy(hdr + offsetof(struct pmcdrv_config, size), &ksize, sizeof(ksize));
+	if (copy_to_user(out->uarg, hdr, PMC_CONFIG_HDR_SIZE))
 		return -EFAULT;
 	for (i = 0; i < min_t(u32, out->slots, PMCDRV_MAX_EVENTS); i++) {
 		if (copy_to_user(pmcd_config_uevent(out, i), &cfg->events[i], len))

@@ -211,18 +211,24 @@ void pmcd_session_close(struct pmcd_session *s)
 int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 			int (*publish)(const struct pmcdrv_config *cfg, void *arg), void *arg)
 {
-	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	/* Scratch of 32 events: off the stack. */
+	struct pmcd_config_scratch {
+		struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+		u32 counter[PMCDRV_MAX_EVENTS], idx[PMCDRV_MAX_EVENTS];
+	} *w;
 	struct pmc_config_verdict v;
 	struct pmc_extra_prog xp;
-	u32 counter[PMCDRV_MAX_EVENTS], idx[PMCDRV_MAX_EVENTS];
 	unsigned int i, nhw = 0;
 	int err;
 
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
 	mutex_lock(&s->lock);
 	err = -EALREADY;
 	if (s->configured)
 		goto out_unlock;
-	err = pmc_config_check(cfg, &pmcd_caps->cpu.pm, ~0ULL, counter, &v);
+	err = pmc_config_check(cfg, &pmcd_caps->cpu.pm, ~0ULL, w->counter, &v);
 	if (!err)
 		err = pmc_config_extra(cfg, pmcd_caps->extra, &xp, &v);
 	if (err) {
@@ -239,22 +245,22 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		s->hw_claimed = true;
 	}
 	for (i = 0; i < cfg->nr_events; i++) {
-		cfg->events[i].counter = counter[i];
+		cfg->events[i].counter = w->counter[i];
 		s->hw_slot[i] = -1;
 		if (cfg->events[i].type != PMCDRV_EVENT_HW) {
 			if (cfg->events[i].sw_id != PMCDRV_SW_TASK_CLOCK)
 				s->task_sw = true;
 			continue;
 		}
-		pmc_event_to_spec(&cfg->events[i], &specs[nhw]);
-		idx[nhw] = counter[i];
+		pmc_event_to_spec(&cfg->events[i], &w->specs[nhw]);
+		w->idx[nhw] = w->counter[i];
 		s->hw_slot[i] = nhw++;
 	}
 	/* The caller learns the result before the session keeps it: all or nothing. */
 	err = publish(cfg, arg);
 	if (err)
 		goto out_unclaim;
-	pmc_prog_build(specs, idx, nhw, &pmcd_caps->cpu.pm,
+	pmc_prog_build(w->specs, w->idx, nhw, &pmcd_caps->cpu.pm,
 		       pmcd_caps->flags & PMCDRV_INFO_FW_WRITE, &s->prog);
 	s->prog.extra = xp;
 	memcpy(s->events, cfg->events, sizeof(s->events));
@@ -262,6 +268,7 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	s->inherit = !(cfg->flags & PMCDRV_CONFIG_NO_INHERIT);
 	s->configured = true;
 	mutex_unlock(&s->lock);
+	kfree(w);
 	return 0;
 
 out_unclaim:
@@ -272,6 +279,7 @@ out_unclaim:
 	}
 out_unlock:
 	mutex_unlock(&s->lock);
+	kfree(w);
 	return err;
 }
 
