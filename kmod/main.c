@@ -207,29 +207,46 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 	return pmcd_session_attach(s, a.pid, a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC);
 }
 
-/* READ, or READ_SELF (@self): the calling thread's own counts. */
+/*
+ * READ, or READ_SELF (@self): the calling thread's own counts.  Its input
+ * is the header alone (values and times are output), so only the header is
+ * copied in, and only what goes back out is cleared and filled: a caller
+ * of the first layout moves 192 bytes, not 832.
+ */
 static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self)
 {
 	struct pmcdrv_read r;
 	unsigned int i;
-	long usize;
+	u32 usize, len;
 	int err;
 
-	usize = pmcd_copy_struct_in(&r, sizeof(r), PMCDRV_READ_SIZE_VER0, uarg);
-	if (usize < 0)
-		return usize;
+	if (get_user(usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	if (usize < PMCDRV_READ_SIZE_VER0)
+		return -EINVAL;
+	if (usize > PAGE_SIZE)
+		return -E2BIG;
+	if (usize > sizeof(r)) {
+		err = check_zeroed_user(uarg + sizeof(r), usize - sizeof(r));
+		if (err <= 0)
+			return err ? err : -E2BIG;
+	}
+	if (copy_from_user(&r, uarg, offsetof(struct pmcdrv_read, values)))
+		return -EFAULT;
 	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)))
 		return -EINVAL;
-	memset(&r, 0, sizeof(r));
+	len = min_t(u32, usize, sizeof(r));
+	memset(&r, 0, len);
 	err = self ? pmcd_self_read(s, &r) : pmcd_session_read(s, &r);
 	if (err)
 		return err;
 	/* No multiplexing: every event counts whenever the session does. */
-	for (i = 0; i < r.nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+	for (i = 0; len > offsetof(struct pmcdrv_read, times) && i < r.nr_events &&
+	     i < PMCDRV_MAX_EVENTS; i++) {
 		r.times[i].time_enabled = r.time_enabled;
 		r.times[i].time_running = r.time_running;
 	}
-	return pmcd_copy_struct_out(uarg, &r, sizeof(r), usize);
+	return pmcd_copy_struct_out(uarg, &r, sizeof(r), len);
 }
 
 /* The size bits of a command are ignored: the struct's own 'size' field rules. */

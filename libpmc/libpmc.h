@@ -158,7 +158,7 @@ uint64_t pmc_self_event_value(const struct pmcdrv_self_event *e, uint64_t pmc);
  *
  * Cost: one begin/end pair of an empty region costs a fixed number of
  * user-mode instructions in the calling thread for a given name and build
- * (measured: 390 through RDPMC, 670 through the READ_SELF fallback, with
+ * (measured: 390 through RDPMC, 728 through the READ_SELF fallback, with
  * the test's loop): tests/guest/region-cost.conf holds it, docs/design.md
  * explains it.
  */

@@ -15,6 +15,7 @@ struct pmc_session {
 	bool inherit;
 	bool configured;
 	struct pmcdrv_config cfg;
+	unsigned int nr_read;		/* events READ reported (0: none yet) */
 };
 
 int pmc_session_open(const char *path, struct pmc_session **out)
@@ -221,13 +222,24 @@ int pmc_session_reset(struct pmc_session *s)
  */
 static int read_ioctl(struct pmc_session *s, unsigned long cmd, struct pmcdrv_read *r)
 {
-	unsigned int i;
+	unsigned int i, n = s->configured ? s->cfg.nr_events : s->nr_read;
+	/*
+	 * Ask for what carries news: without multiplexing each event's times
+	 * are the session's, so a session of up to 16 events asks the first
+	 * layout (192 bytes to copy each way instead of 832) and its times are
+	 * filled here.  With multiplexing this must ask VER1 whenever the times
+	 * can differ.  An adopted session's number of events is learnt from its
+	 * first READ.
+	 */
+	uint32_t asked = n && n <= PMCDRV_MAX_EVENTS_VER0 ? PMCDRV_READ_SIZE_VER0 :
+							    PMCDRV_READ_SIZE_VER1;
 
 	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
+	r->size = asked;
 	if (ioctl(s->fd, cmd, r) < 0)
 		return -errno;
-	if (r->size < PMCDRV_READ_SIZE_VER1) {
+	s->nr_read = r->nr_events;
+	if (asked < PMCDRV_READ_SIZE_VER1 || r->size < PMCDRV_READ_SIZE_VER1) {
 		for (i = 0; i < r->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
 			r->times[i].time_enabled = r->time_enabled;
 			r->times[i].time_running = r->time_running;
