@@ -31,6 +31,16 @@ exec tests/vm/run -- bash -c '
 		perf stat -e instructions:u,cycles:u -x, -- build/progs/loop 001000000
 		echo "### pmcctl compare -r 3 -e instructions:u,cycles:u -- gzip -9 of 4 MiB"
 		pmcctl compare -r 3 -e instructions:u,cycles:u -- gzip -9 -k -f /tmp/data
+		echo "### pmcctl list MEM_LOAD_RETIRED: this model'"'"'s events and unit masks, through libpfm4"
+		pmcctl list MEM_LOAD_RETIRED | head -n 16
+		echo "### pmcctl run -e {INST_RETIRED:ANY_P,CPU_CLK_UNHALTED:THREAD_P}:u: libpfm4 names, one group"
+		pmcctl run -e "{INST_RETIRED:ANY_P,CPU_CLK_UNHALTED:THREAD_P}:u" -- build/progs/loop 001000000
+		echo "### pmcctl run -p PID --duration 0.5: a process that already runs"
+		build/progs/loop 999999999 & pid=$!
+		pmcctl run -p $pid --duration 0.5 -e instructions:u,cycles:u
+		kill $pid
+		echo "### pmcctl run --regions: examples/matmul measures two regions of its own code"
+		pmcctl run --regions -e instructions:u,cycles:u -- build/examples/matmul 64 >/dev/null
 	fi
 	echo "### pmcctl stat -a -A -- gzip -9 of 4 MiB (whole CPUs, one line per CPU)"
 	pmcctl stat -a -A -- gzip -9 -k -f /tmp/data
