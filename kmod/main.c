@@ -208,10 +208,10 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 }
 
 /*
- * READ, or READ_SELF (@self): the calling thread's own counts.  Its input
- * is the header alone (values and times are output), so only the header is
- * copied in, and only what goes back out is cleared and filled: a caller
- * of the first layout moves 192 bytes, not 832.
+ * READ, or READ_SELF (@self): the calling thread's own counts.  Only what
+ * goes back out, min(size, ours), is copied in (the whole of it, so that an
+ * inaccessible part is EFAULT before anything is done), cleared and filled:
+ * a caller of the first layout moves 192 bytes, not 832.
  */
 static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self)
 {
@@ -231,11 +231,12 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self
 		if (err <= 0)
 			return err ? err : -E2BIG;
 	}
-	if (copy_from_user(&r, uarg, offsetof(struct pmcdrv_read, values)))
+	/* All of what goes back out must be there before anything is done (EFAULT). */
+	len = min_t(u32, usize, sizeof(r));
+	if (copy_from_user(&r, uarg, len))
 		return -EFAULT;
 	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)))
 		return -EINVAL;
-	len = min_t(u32, usize, sizeof(r));
 	memset(&r, 0, len);
 	err = self ? pmcd_self_read(s, &r) : pmcd_session_read(s, &r);
 	if (err)
