@@ -34,6 +34,8 @@ static_assert(sizeof(struct pmcdrv_event) == PMCDRV_EVENT_SIZE_VER1);
 static_assert(offsetof(struct pmcdrv_event, extra) == PMCDRV_EVENT_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_attach) == PMCDRV_ATTACH_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_read) == PMCDRV_READ_SIZE_VER1);
+/* READ's reply is probed at its two ends only: it must fit in a page. */
+static_assert(sizeof(struct pmcdrv_read) < PAGE_SIZE);
 static_assert(offsetof(struct pmcdrv_read, times) == PMCDRV_READ_SIZE_VER0 +
 	      (PMCDRV_MAX_EVENTS - PMCDRV_MAX_EVENTS_VER0) * sizeof(__u64));
 
@@ -208,16 +210,47 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 }
 
 /*
- * READ, or READ_SELF (@self): the calling thread's own counts.  Only what
- * goes back out, min(size, ours), is copied in (the whole of it, so that an
- * inaccessible part is EFAULT before anything is done), cleared and filled:
- * a caller of the first layout moves 192 bytes, not 832.
+ * Fill and copy out READ's reply of @len bytes.  Always inlined so that the
+ * two sizes callers use, PMCDRV_READ_SIZE_VER0 and _VER1, reach memset()
+ * and copy_to_user() as constants: then the clearing is a few stores and
+ * hardened usercopy's object-size check (__check_object_size(), for
+ * run-time sizes) is not needed.
+ */
+static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user *uarg,
+					    struct pmcdrv_read *r, u32 len, bool self)
+{
+	unsigned int i;
+	int err;
+
+	memset(r, 0, len);
+	err = self ? pmcd_self_read(s, r) : pmcd_session_read(s, r);
+	if (err)
+		return err;
+	/* No multiplexing: every event counts whenever the session does. */
+	for (i = 0; len > offsetof(struct pmcdrv_read, times) && i < r->nr_events &&
+	     i < PMCDRV_MAX_EVENTS; i++) {
+		r->times[i].time_enabled = r->time_enabled;
+		r->times[i].time_running = r->time_running;
+	}
+	r->size = sizeof(*r);
+	if (copy_to_user(uarg, r, len))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * READ, or READ_SELF (@self): the calling thread's own counts.  The input
+ * is the header alone (values and times are output), so only the header
+ * is copied in; what goes back out, min(size, ours), must be accessible
+ * before anything is done (EFAULT): it is shorter than a page, so its last
+ * byte's page is the only other one to probe.  Only what goes back out is
+ * cleared and filled: a caller of the first layout moves 192 bytes, not 832.
  */
 static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self)
 {
 	struct pmcdrv_read r;
-	unsigned int i;
 	u32 usize, len;
+	u8 last __maybe_unused;	/* a probe */
 	int err;
 
 	if (get_user(usize, (const u32 __user *)uarg))
@@ -231,23 +264,17 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self
 		if (err <= 0)
 			return err ? err : -E2BIG;
 	}
-	/* All of what goes back out must be there before anything is done (EFAULT). */
 	len = min_t(u32, usize, sizeof(r));
-	if (copy_from_user(&r, uarg, len))
+	if (copy_from_user(&r, uarg, offsetof(struct pmcdrv_read, values)) ||
+	    get_user(last, (const u8 __user *)uarg + len - 1))
 		return -EFAULT;
 	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)))
 		return -EINVAL;
-	memset(&r, 0, len);
-	err = self ? pmcd_self_read(s, &r) : pmcd_session_read(s, &r);
-	if (err)
-		return err;
-	/* No multiplexing: every event counts whenever the session does. */
-	for (i = 0; len > offsetof(struct pmcdrv_read, times) && i < r.nr_events &&
-	     i < PMCDRV_MAX_EVENTS; i++) {
-		r.times[i].time_enabled = r.time_enabled;
-		r.times[i].time_running = r.time_running;
-	}
-	return pmcd_copy_struct_out(uarg, &r, sizeof(r), len);
+	if (len == PMCDRV_READ_SIZE_VER0)
+		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER0, self);
+	if (len == PMCDRV_READ_SIZE_VER1)
+		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER1, self);
+	return pmcd_read_reply(s, uarg, &r, len, self);
 }
 
 /* The size bits of a command are ignored: the struct's own 'size' field rules. */
