@@ -38,13 +38,8 @@ static const struct named_event named_events[] = {
 };
 
 /* perf raw config bits that map onto fields; the rest may not be given. */
-#define RAW_EVENT	0x00000000000000ffULL
-#define RAW_UMASK	0x000000000000ff00ULL
-#define RAW_EDGE	PMC_EVTSEL_EDGE
-#define RAW_INV		PMC_EVTSEL_INV
-#define RAW_CMASK	PMC_EVTSEL_CMASK
-#define RAW_ALLOWED	(RAW_EVENT | RAW_UMASK | RAW_EDGE | RAW_INV | RAW_CMASK)
-
+#define RAW_ALLOWED	(PMC_EVTSEL_EVENT | PMC_EVTSEL_UMASK | PMC_EVTSEL_EDGE | PMC_EVTSEL_INV | \
+			 PMC_EVTSEL_CMASK)
 
 /* Parse a whole number (decimal, or hex after 0x) that must fit in @max. */
 static bool parse_num(const char *s, size_t n, uint64_t max, uint64_t *out)
@@ -174,6 +169,41 @@ static bool is_named(const char *t, size_t n)
 	return false;
 }
 
+/*
+ * The mode letters of a modifier (an event's after ':', a group's after
+ * '}:'), @n characters at @s, ORed into *@mode as PMCDRV_EVF_USER/KERNEL.
+ * Returns NULL, or the first letter that is neither u nor k.
+ */
+static const char *mode_letters(const char *s, size_t n, uint32_t *mode)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == 'u')
+			*mode |= PMCDRV_EVF_USER;
+		else if (s[i] == 'k')
+			*mode |= PMCDRV_EVF_KERNEL;
+		else
+			return s + i;
+	}
+	return NULL;
+}
+
+void pmc_evtsel_decode(uint64_t sel, struct pmcdrv_event *ev)
+{
+	ev->event = (uint32_t)(sel & PMC_EVTSEL_EVENT);
+	ev->umask = (uint32_t)((sel & PMC_EVTSEL_UMASK) >> PMC_EVTSEL_UMASK_SHIFT);
+	ev->cmask = (uint32_t)((sel & PMC_EVTSEL_CMASK) >> PMC_EVTSEL_CMASK_SHIFT);
+	if (sel & PMC_EVTSEL_USR)
+		ev->flags |= PMCDRV_EVF_USER;
+	if (sel & PMC_EVTSEL_OS)
+		ev->flags |= PMCDRV_EVF_KERNEL;
+	if (sel & PMC_EVTSEL_EDGE)
+		ev->flags |= PMCDRV_EVF_EDGE;
+	if (sel & PMC_EVTSEL_INV)
+		ev->flags |= PMCDRV_EVF_INV;
+}
+
 /* rHEX (r followed by hex digits only, up to the modifiers). */
 static bool is_raw(const char *t, size_t n)
 {
@@ -269,16 +299,12 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 		return parse_pfm(t, out, explicit_mode, err, errlen);
 	*explicit_mode = colon != NULL;
 	if (colon) {
-		for (i = 1; colon[i]; i++) {
-			if (colon[i] == 'u')
-				mode |= PMCDRV_EVF_USER;
-			else if (colon[i] == 'k')
-				mode |= PMCDRV_EVF_KERNEL;
-			else
-				return pmc_error(-EINVAL, err, errlen,
-						 "'%s': unknown modifier '%c' (supported: u = user, k = kernel)",
-						 t, colon[i]);
-		}
+		const char *bad = mode_letters(colon + 1, strlen(colon + 1), &mode);
+
+		if (bad)
+			return pmc_error(-EINVAL, err, errlen,
+					 "'%s': unknown modifier '%c' (supported: u = user, k = kernel)",
+					 t, *bad);
 		if (!mode)
 			return pmc_error(-EINVAL, err, errlen, "'%s': empty modifier after ':' (use :u, :k or :uk)", t);
 	}
@@ -320,13 +346,7 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 			return pmc_error(-EINVAL, err, errlen,
 					 "'%s': raw bits 0x%llx are not allowed: only event, umask, edge (bit 18), inv (bit 23) and cmask (bits 31:24); use :u/:k for modes",
 					 t, (unsigned long long)(v & ~RAW_ALLOWED));
-		ev->event = (uint32_t)(v & RAW_EVENT);
-		ev->umask = (uint32_t)((v & RAW_UMASK) >> PMC_EVTSEL_UMASK_SHIFT);
-		ev->cmask = (uint32_t)((v & RAW_CMASK) >> PMC_EVTSEL_CMASK_SHIFT);
-		if (v & RAW_EDGE)
-			ev->flags |= PMCDRV_EVF_EDGE;
-		if (v & RAW_INV)
-			ev->flags |= PMCDRV_EVF_INV;
+		pmc_evtsel_decode(v, ev);
 	} else if (body_len > 5 && !strncmp(t, "cpu/", 4) && t[body_len - 1] == '/') {
 		int ret = parse_fields(t + 4, body_len - 5, t, ev, err, errlen);
 
@@ -372,20 +392,15 @@ static int group_modifier(struct pmc_evlist *l, unsigned int first, const bool *
 {
 	uint32_t mode = 0;
 	unsigned int i;
-	size_t j;
+	const char *bad;
 
 	if (n < 2)
 		return pmc_error(-EINVAL, err, errlen, "empty modifier after '}' (use }:u, }:k or }:uk)");
-	for (j = 1; j < n; j++) {
-		if (mod[j] == 'u')
-			mode |= PMCDRV_EVF_USER;
-		else if (mod[j] == 'k')
-			mode |= PMCDRV_EVF_KERNEL;
-		else
-			return pmc_error(-EINVAL, err, errlen,
-					 "'}%.*s': unknown group modifier '%c' (supported: u = user, k = kernel)",
-					 (int)n, mod, mod[j]);
-	}
+	bad = mode_letters(mod + 1, n - 1, &mode);
+	if (bad)
+		return pmc_error(-EINVAL, err, errlen,
+				 "'}%.*s': unknown group modifier '%c' (supported: u = user, k = kernel)",
+				 (int)n, mod, *bad);
 	for (i = first; i < l->n; i++) {
 		struct pmcdrv_event *ev = &l->ev[i].ev;
 

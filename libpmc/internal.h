@@ -4,9 +4,19 @@
 #define PMCDRV_LIBPMC_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+struct pmcdrv_event;
 
 /* Format a message into @err (NULL or @len 0: none wanted) and return @ret. */
 int pmc_error(int ret, char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * The fields of @ev that IA32_PERFEVTSELx value @sel gives: event, umask,
+ * cmask and the USR, OS, EDGE and INV flags, ORed in (events.c).  Bits
+ * without a field are the caller's to refuse first.
+ */
+void pmc_evtsel_decode(uint64_t sel, struct pmcdrv_event *ev);
 
 #endif /* PMCDRV_LIBPMC_INTERNAL_H */

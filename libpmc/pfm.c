@@ -386,20 +386,10 @@ static int from_encoding(const char *name, const pfm_pmu_encode_arg_t *arg, cons
 	}
 	memset(ev, 0, sizeof(*ev));
 	ev->type = PMCDRV_EVENT_HW;
-	ev->event = code;
+	pmc_evtsel_decode(sel, ev);
 	/* OFFCORE_RESPONSE_0/1: MSR_OFFCORE_RSP_0/1's value; the module checks it. */
 	if (arg->count == 2)
 		ev->extra = arg->codes[1];
-	ev->umask = (uint32_t)((sel & PMC_EVTSEL_UMASK) >> PMC_EVTSEL_UMASK_SHIFT);
-	ev->cmask = (uint32_t)((sel & PMC_EVTSEL_CMASK) >> PMC_EVTSEL_CMASK_SHIFT);
-	if (sel & PMC_EVTSEL_USR)
-		ev->flags |= PMCDRV_EVF_USER;
-	if (sel & PMC_EVTSEL_OS)
-		ev->flags |= PMCDRV_EVF_KERNEL;
-	if (sel & PMC_EVTSEL_EDGE)
-		ev->flags |= PMCDRV_EVF_EDGE;
-	if (sel & PMC_EVTSEL_INV)
-		ev->flags |= PMCDRV_EVF_INV;
 	if (!(ev->flags & (PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL)))
 		return pmc_error(-EINVAL, err, errlen, "'%s': counts in neither mode (u=0 and k=0)", name);
 	if ((ev->flags & PMCDRV_EVF_INV) && !ev->cmask)

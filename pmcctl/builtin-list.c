@@ -99,9 +99,19 @@ static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 	unsigned int i;
 	int fx, err;
 
-	printf("Hardware events (architectural; CPUID.0AH, %s):\n",
-	       (info->flags & PMCDRV_INFO_ARCH_PERFMON) ? "available per this CPU" : "this CPU has none");
-	printf("  %-16s %-8s %-22s %s\n", "name", "code", "counters", "status");
+	unsigned int nhw = 0, nsw = 0;
+
+	/* With a WORD, a section none of whose rows match is left out. */
+	for (i = 0; i < PMC_ARCH_NR_EVENTS; i++)
+		nhw += has_word(pmc_arch_events[i].name, c->word);
+	for (i = 0; i < ARRAY_SIZE(sw_events); i++)
+		nsw += has_word(sw_events[i].name, c->word) || has_word(sw_events[i].alias, c->word);
+	if (nhw) {
+		printf("Hardware events (architectural; CPUID.0AH, %s):\n",
+		       (info->flags & PMCDRV_INFO_ARCH_PERFMON) ? "available per this CPU" :
+								  "this CPU has none");
+		printf("  %-16s %-8s %-22s %s\n", "name", "code", "counters", "status");
+	}
 	for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
 		const struct pmc_arch_event_desc *d = &pmc_arch_events[i];
 		char counters[32];
@@ -119,7 +129,8 @@ static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 		printf("  %-16s 0x%02x%02x   %-22s %s\n", d->name, d->umask, d->event,
 		       info->num_gp ? counters : "-", arch_avail(info, i) ? "available" : "unavailable");
 	}
-	puts("\nSoftware events (no PMU needed):");
+	if (nsw)
+		printf("%sSoftware events (no PMU needed):\n", nhw ? "\n" : "");
 	for (i = 0; i < ARRAY_SIZE(sw_events); i++) {
 		if (has_word(sw_events[i].name, c->word) || has_word(sw_events[i].alias, c->word))
 			printf("  %-19s %s%s%s%s\n", sw_events[i].name, sw_events[i].desc,
@@ -128,10 +139,11 @@ static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 	}
 	err = pmc_pfm_pmu(&pmu, &pmu_desc);
 	if (err) {
-		puts("\nModel-specific events: libpfm4 detects no core PMU on this CPU.");
+		printf("%sModel-specific events: libpfm4 detects no core PMU on this CPU.\n",
+		       nhw || nsw ? "\n" : "");
 	} else {
-		printf("\nModel-specific events (libpfm4 PMU %s: %s), EVENT:UMASK, code = event select\n(of a unit mask: libpfm4's code, its bits above 7 carrying the cmask, inv or edge it implies):\n",
-		       pmu, pmu_desc);
+		printf("%sModel-specific events (libpfm4 PMU %s: %s), EVENT:UMASK, code = event select\n(of a unit mask: libpfm4's code, its bits above 7 carrying the cmask, inv or edge it implies):\n",
+		       nhw || nsw ? "\n" : "", pmu, pmu_desc);
 		err = pmc_pfm_events(show_pfm, c);
 		if (err)
 			printf("  (libpfm4 could not list them: %s)\n", strerror(-err));

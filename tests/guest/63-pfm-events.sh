@@ -20,6 +20,11 @@ check "list: still lists the architectural events" grep -q 'instructions.*0x00c0
 out=$(pmcctl list l3_miss)
 check "list WORD: keeps matching events" grep -q 'MEM_LOAD_RETIRED' <<<"$out"
 check "list WORD: drops the others" bash -c "! grep -q 'BR_INST_RETIRED' <<<\"\$1\"" _ "$out"
+check "list WORD: no header of a section without a match" \
+	bash -c "! grep -qE '^(Hardware|Software) events' <<<\"\$1\"" _ "$out"
+out=$(pmcctl list task)
+check "list WORD: a section with a match keeps its header" grep -q '^Software events' <<<"$out"
+check "list WORD: ... and only that one" bash -c "! grep -q '^Hardware events' <<<\"\$1\"" _ "$out"
 pmcctl list --json >/tmp/list.json
 expect_eq "list --json: exit 0" "$?" 0
 check "list --json: valid JSON with pmu skl and its events" \
