@@ -274,7 +274,8 @@ static struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s)
 	self->pg->nr_events = min_t(u32, s->nr_events, PMCDRV_SELF_MAX_EVENTS);
 	self->last_cpu = -1;
 	self->rdpmc = s->prog.nr > 0;
-	self->tsc = pmcd_self_tsc_mult != 0;
+	/* A TSC marked unstable since the module loaded: local_clock() for new pages. */
+	self->tsc = pmcd_self_tsc_mult && !check_tsc_unstable();
 	if (self->tsc) {
 		self->pg->time_mult = pmcd_self_tsc_mult;
 		self->pg->time_shift = pmcd_self_tsc_shift;
