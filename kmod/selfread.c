@@ -33,11 +33,22 @@
  * after switch_mm_irqs_off() has set it (a hard irq_work, which runs as the
  * switch re-enables interrupts, before the thread is back in user space).
  * Never for everyone, never for a thread without a mapping.
+ *
+ * The thread's time is live on the page too, as perf_event_mmap_page's
+ * cap_user_time: where the TSC runs at a constant rate and the kernel
+ * trusts it, the thread's time is counted in TSC cycles converted with a
+ * mult and shift fixed at module load, and the page carries the TSC of
+ * the last update and that conversion (PMCDRV_SELF_TIME_TSC), so a reader
+ * adds the time since with RDTSC, in the same sequence loop, exactly as
+ * the next update will.  Otherwise the time is local_clock()'s, as of the
+ * last update.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/clocksource.h>
 #include <linux/gfp.h>
 #include <linux/irq_work.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mm_types.h>
 #include <linux/rculist.h>
@@ -46,6 +57,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <asm/tlbflush.h>
+#include <asm/tsc.h>
 
 #include "compat.h"
 #include "hw.h"
@@ -61,6 +73,43 @@ static LIST_HEAD(pmcd_self_maps);
 static DEFINE_RAW_SPINLOCK(pmcd_self_lock);
 unsigned int pmcd_self_nr_maps;	/* READ_ONCE outside the lock */
 
+/* ---- the thread's time: TSC cycles where it can, else local_clock() ----------- */
+
+/* TSC cycles to ns, set at module load: 0 when the TSC cannot serve. */
+static u32 pmcd_self_tsc_mult;
+static u32 pmcd_self_tsc_shift;
+
+/*
+ * As x86's arch_perf_update_userpage() requires for cap_user_time: a TSC
+ * at a constant rate (CONSTANT_TSC), known (tsc_khz), and not marked
+ * unstable.  Each stretch of the thread's time is taken on one CPU
+ * (switch-in to switch-out), so TSCs of different CPUs never meet.
+ */
+static void pmcd_self_tsc_init(void)
+{
+	u32 mult, shift;
+
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !boot_cpu_has(X86_FEATURE_CONSTANT_TSC) ||
+	    !tsc_khz || check_tsc_unstable())
+		return;
+	/* kHz to ns; the shift is at most 32, as the page's reader needs. */
+	clocks_calc_mult_shift(&mult, &shift, tsc_khz, NSEC_PER_MSEC, 1);
+	pmcd_self_tsc_mult = mult;
+	pmcd_self_tsc_shift = shift;
+}
+
+/* Now, in the unit of @self's time. */
+static u64 pmcd_self_clock(const struct pmcd_self *self)
+{
+	return self->tsc ? rdtsc_ordered() : local_clock();
+}
+
+/* ns of @delta in the unit of @self's time: what the page's reader computes. */
+static u64 pmcd_self_ns(const struct pmcd_self *self, u64 delta)
+{
+	return self->tsc ? mul_u64_u32_shr(delta, pmcd_self_tsc_mult, pmcd_self_tsc_shift) : delta;
+}
+
 /* ---- the thread's counts: its CPU, IRQs off -------------------------------- */
 
 static bool pmcd_self_hw(const struct pmcd_cpu *pc)
@@ -71,14 +120,14 @@ static bool pmcd_self_hw(const struct pmcd_cpu *pc)
 /* Add what the thread counted since the last update, up to @raw (NULL: no hardware). */
 static void pmcd_self_account(struct pmcd_self *self, const struct pmc_prog *p, const u64 *raw)
 {
-	u64 now = local_clock();
+	u64 now = pmcd_self_clock(self);
 	unsigned int i;
 
 	for (i = 0; raw && i < p->nr; i++) {
 		self->acc[i] += pmc_delta(self->base[i], raw[i], p->width[i]);
 		self->base[i] = raw[i];
 	}
-	self->t_acc += now - self->t_base;
+	self->t_acc += pmcd_self_ns(self, now - self->t_base);
 	self->t_base = now;
 }
 
@@ -109,6 +158,13 @@ static void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session 
 	pg->flags = (live ? PMCDRV_SELF_COUNTING : 0) | (self->rdpmc ? PMCDRV_SELF_RDPMC : 0);
 	pg->time_enabled = self->t_acc;
 	pg->time_running = self->t_acc;
+	/* The time runs since t_base, in cycles: the reader adds the rest. */
+	if (self->tsc && self->counting) {
+		pg->flags |= PMCDRV_SELF_TIME_TSC;
+		pg->time_cycles = self->t_base;
+	} else {
+		pg->time_cycles = 0;
+	}
 	for (i = 0; i < pg->nr_events; i++) {
 		struct pmcdrv_self_event *e = &pg->events[i];
 
@@ -149,7 +205,7 @@ void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw)
 	raw = pmcd_self_raw(pc, raw, buf);
 	if (raw)
 		memcpy(self->base, raw, pc->sess->prog.nr * sizeof(*raw));
-	self->t_base = local_clock();
+	self->t_base = pmcd_self_clock(self);
 	self->counting = true;
 	if (self->last_cpu >= 0 && self->last_cpu != cpu)
 		self->nr_migrations++;
@@ -218,6 +274,12 @@ static struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s)
 	self->pg->nr_events = min_t(u32, s->nr_events, PMCDRV_SELF_MAX_EVENTS);
 	self->last_cpu = -1;
 	self->rdpmc = s->prog.nr > 0;
+	/* A TSC marked unstable since the module loaded: local_clock() for new pages. */
+	self->tsc = pmcd_self_tsc_mult && !check_tsc_unstable();
+	if (self->tsc) {
+		self->pg->time_mult = pmcd_self_tsc_mult;
+		self->pg->time_shift = pmcd_self_tsc_shift;
+	}
 	return self;
 }
 
@@ -358,6 +420,7 @@ void pmcd_self_init(void)
 		work = per_cpu_ptr(&pmcd_pce_work, cpu);
 		*work = IRQ_WORK_INIT_HARD(pmcd_self_pce_fix);
 	}
+	pmcd_self_tsc_init();
 }
 
 /* Module exit, the probes gone: no irq_work of pmcdrv's may still run. */

@@ -27,7 +27,7 @@ struct pmcd_self {
 	u64 acc[PMCDRV_MAX_EVENTS];	/* per hardware slot, up to base[] */
 	u64 base[PMCDRV_MAX_EVENTS];	/* raw counter values at the last update */
 	u64 t_acc;			/* ns counted, up to t_base */
-	u64 t_base;			/* local_clock() at the last update */
+	u64 t_base;			/* TSC (tsc) or local_clock() at the last update */
 	u64 nr_switches;
 	u64 nr_migrations;
 	int last_cpu;
@@ -37,6 +37,7 @@ struct pmcd_self {
 	struct mm_struct *mm;
 	unsigned int nr_maps;
 	bool rdpmc;			/* the session has hardware events */
+	bool tsc;			/* time in TSC cycles: the page's time is live */
 };
 
 void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw);

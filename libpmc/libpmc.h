@@ -92,9 +92,10 @@ bool pmc_self_fast(const struct pmc_self *r);
 /*
  * The first @n values in the order of the session's events, and the
  * times (either pointer may be NULL).  Values never decrease between
- * reads of one reader.  Through the page (pmc_self_fast()) the times are
- * those of the kernel's last update of it (the thread's switch-in or a
- * fold), the values live; through the ioctl both are live.
+ * reads of one reader.  Both are live, except the times through the page
+ * (pmc_self_fast()) of a module without PMCDRV_SELF_TIME_TSC (before it,
+ * or without a constant TSC) or of a thread that disabled RDTSC
+ * (PR_SET_TSC): those are the kernel's last update of the page.
  */
 int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *time_enabled,
 		  uint64_t *time_running);

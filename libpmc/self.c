@@ -7,6 +7,11 @@
  * that cannot give the value (no hardware counter, a software event, RDPMC
  * disabled) the same thread's counts come from PMCDRV_IOC_READ_SELF; a CPU
  * session, or a module without READ_SELF, reads the whole session.
+ *
+ * The times come from the page too: as of its last update, plus, where
+ * the module counts the thread's time in TSC cycles (PMCDRV_SELF_TIME_TSC),
+ * the cycles since, read with RDTSC in the same loop as perf's
+ * cap_user_time, so a short region gets its own time and not 0.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "libpmc.h"
@@ -35,6 +41,7 @@ enum pmc_self_mode {
 struct pmc_self {
 	enum pmc_self_mode mode;
 	unsigned int nr_events;
+	uint32_t time_live;	/* PMCDRV_SELF_TIME_TSC when RDTSC works here, else 0 */
 	const struct pmcdrv_self_page *pg;	/* the thread's page, or NULL */
 	struct pmc_session *s;
 };
@@ -52,12 +59,25 @@ static inline uint64_t pmc_rdpmc(uint32_t ecx)
 	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
 	return lo | (uint64_t)hi << 32;
 }
+
+static inline uint64_t pmc_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return lo | (uint64_t)hi << 32;
+}
 #define PMC_HAVE_RDPMC 1
 #else
 #define PMC_HAVE_RDPMC 0
 static inline uint64_t pmc_rdpmc(uint32_t ecx)
 {
 	(void)ecx;
+	return 0;
+}
+
+static inline uint64_t pmc_rdtsc(void)
+{
 	return 0;
 }
 #endif
@@ -109,6 +129,7 @@ int pmc_self_open(struct pmc_session *s, struct pmc_self **out)
 	size_t page_size = (size_t)sysconf(_SC_PAGESIZE);
 	struct pmcdrv_read rd;
 	struct pmc_self *r;
+	int tsc_mode = 0;
 	void *p;
 	int err;
 
@@ -139,6 +160,9 @@ int pmc_self_open(struct pmc_session *s, struct pmc_self **out)
 	r->pg = p;
 	if (page_usable(r)) {
 		r->mode = PMC_SELF_RDPMC;
+		/* RDTSC faults in a thread that disabled it (PR_SET_TSC): page time only. */
+		if (prctl(PR_GET_TSC, &tsc_mode, 0, 0, 0) == 0 && tsc_mode == PR_TSC_ENABLE)
+			r->time_live = PMCDRV_SELF_TIME_TSC;
 	} else {
 		/* Unused: let it go, and with it this process's RDPMC permission. */
 		munmap(p, page_size);
@@ -221,12 +245,28 @@ read_values(const struct pmcdrv_self_page *pg, uint64_t *vals, unsigned int n)
 	} while (PMC_READ_ONCE(pg->seq) != seq);
 }
 
+/*
+ * The ns since the page's update, while its time runs: the TSC cycles
+ * since time_cycles, converted as perf_event_mmap_page's cap_user_time
+ * (include/uapi/linux/perf_event.h), as the module's next update will.
+ */
+static inline __attribute__((always_inline)) uint64_t
+time_since(const struct pmcdrv_self_page *pg)
+{
+	uint64_t cyc = pmc_rdtsc() - pg->time_cycles;
+	uint32_t shift = pg->time_shift, mult = pg->time_mult;
+	uint64_t quot = cyc >> shift, rem = cyc & ((UINT64_C(1) << shift) - 1);
+
+	return quot * mult + ((rem * mult) >> shift);
+}
+
 /* With the times: values and times from one consistent snapshot. */
-static __attribute__((noinline)) int read_page_times(const struct pmcdrv_self_page *pg,
+static __attribute__((noinline)) int read_page_times(const struct pmc_self *r,
 						     uint64_t *vals, unsigned int n,
 						     uint64_t *time_enabled, uint64_t *time_running)
 {
-	uint64_t te, tr;
+	const struct pmcdrv_self_page *pg = r->pg;
+	uint64_t te, tr, d;
 	uint32_t seq;
 
 	do {
@@ -234,6 +274,11 @@ static __attribute__((noinline)) int read_page_times(const struct pmcdrv_self_pa
 		pmc_barrier();
 		te = pg->time_enabled;
 		tr = pg->time_running;
+		if (pg->flags & r->time_live) {
+			d = time_since(pg);
+			te += d;
+			tr += d;
+		}
 		read_values(pg, vals, n);
 		pmc_barrier();
 	} while (PMC_READ_ONCE(pg->seq) != seq);
@@ -257,7 +302,7 @@ int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *
 	if (__builtin_expect(r->mode != PMC_SELF_RDPMC || n > r->nr_events, 0))
 		return read_slow(r, vals, n, time_enabled, time_running);
 	if (__builtin_expect(time_enabled || time_running, 0))
-		return read_page_times(r->pg, vals, n, time_enabled, time_running);
+		return read_page_times(r, vals, n, time_enabled, time_running);
 	read_values(r->pg, vals, n);
 	return 0;
 }

@@ -111,6 +111,12 @@ check "multiply: >= 2 instructions per multiply-add (64^3)" test "${pm:-0}" -ge 
 check "init: >= 64^2 instructions" test "${pi:-0}" -ge $((64 * 64))
 check "regions within the whole run's instructions:u" test $((pm + pi)) -lt "${total:-0}"
 check "multiply and init: 1 thread, 1 call" grep -qE '^ multiply +1 +1 ' /tmp/pmc
+# Its time is live on the page (a short region showed 0.000 msec before):
+# at least its instructions:u in guest ns (-icount shift=0), 1 us of slack.
+msec=$(awk '$1 == "multiply" { print $4 }' /tmp/pmc)
+echo "    multiply: $pm instructions:u in ${msec:-?} msec"
+check "multiply: its time (msec) covers its instructions:u (1 guest ns each)" \
+	awk -v m="${msec:-0}" -v i="${pm:-0}" 'BEGIN { exit !(m > 0 && m * 1e6 + 1000 >= i) }'
 pmcctl run --regions -e instructions:u -- $matmul 64 >/dev/null 2>/tmp/pmc2
 pm2=$(awk '$1 == "multiply" { gsub(",", "", $5); print $5 }' /tmp/pmc2)
 expect_eq "multiply: the same instructions:u in a second run (exact)" "$pm2" "$pm"
@@ -146,6 +152,27 @@ expect_eq "4 threads: every thread counted exactly the same (its own rows only)"
 t1=$(head -n 1 /tmp/per-thread)
 check "4 threads: a thread's count is a quarter of the 1-thread count (+ < 1000), not a sum" \
 	test "${t1:-0}" -ge $((pm / 4)) -a "${t1:-0}" -lt $((pm / 4 + 1000))
+
+# A region's time is live (the page's PMCDRV_SELF_TIME_TSC): a region that
+# begins and ends within one time slice gets its own time, not 0 (the
+# page's time as of its last update, as before); one that spans switches
+# gets its time on the CPU, not its sleeps.  Under -icount shift=0 a guest
+# ns is one guest instruction of either vCPU, so the time is at least the
+# region's instructions:u (less a few hundred: the reads are not in
+# both), and at most about twice them (the other vCPU busy) plus the
+# kernel's work (an interrupt, the sleeps' system calls and switches).
+out=$($cost --time)
+expect_eq "time: exit 0" "$?" 0
+echo "$out" | sed -n '1p;2p;$p' | sed 's/^/    /'
+check "time: reads through RDPMC" grep -qx 'time path=rdpmc' <<<"$out"
+check "time: 20 short regions, each within one slice: insns - 500 <= ns <= 3 x insns + 20000" \
+	awk '/^short / { split($2, i, "="); split($3, t, "="); n++
+		if (t[2] + 500 < i[2] || t[2] > 3 * i[2] + 20000) bad++ }
+		END { exit !(n == 20 && !bad && i[2] >= 90000) }' <<<"$out"
+check "time: a region over 3 sleeps of 20 ms: insns - 500 <= ns <= 3 x insns + 200000 < slept" \
+	awk '/^long / { split($2, i, "="); split($3, t, "="); split($4, s, "=")
+		ok = i[2] >= 3000000 && t[2] + 500 >= i[2] && t[2] <= 3 * i[2] + 200000 &&
+		     t[2] < s[2] } END { exit !ok }' <<<"$out"
 
 # fork(): the child opens its own reader (its parent's answers -ECHILD), also
 # after syscall(SYS_fork), which runs no pthread_atfork handler; its counts are

@@ -1239,12 +1239,15 @@ static void check_page(struct fz *f, unsigned char *p, uint32_t nr_events, const
 	}
 	if (snap.version != PMCDRV_SELF_PAGE_VERSION || snap.size != sizeof(snap) ||
 	    snap.size < PMCDRV_SELF_PAGE_SIZE_VER0 ||
-	    (snap.flags & ~(PMCDRV_SELF_COUNTING | PMCDRV_SELF_RDPMC)) ||
+	    (snap.flags & ~(PMCDRV_SELF_COUNTING | PMCDRV_SELF_RDPMC | PMCDRV_SELF_TIME_TSC)) ||
+	    snap.time_shift > 32 || (snap.time_shift && !snap.time_mult) ||
+	    (!(snap.flags & PMCDRV_SELF_TIME_TSC) && snap.time_cycles) ||
+	    ((snap.flags & PMCDRV_SELF_TIME_TSC) && !snap.time_mult) ||
 	    !snap.nr_events || snap.nr_events > PMCDRV_SELF_MAX_EVENTS ||
 	    (nr_events && snap.nr_events != (nr_events < PMCDRV_SELF_MAX_EVENTS ?
 					     nr_events : PMCDRV_SELF_MAX_EVENTS)) ||
 	    snap.reserved0 ||
-	    !all_zero(snap.reserved, sizeof(snap.reserved)) ||
+	    snap.reserved ||
 	    snap.time_running != snap.time_enabled)
 		violation(f, "self page (%s): version %u (want %u) size %u (want %zu) flags %#x nr_events %u (want %u) reserved0 %u time %llu/%llu",
 			  what, snap.version, PMCDRV_SELF_PAGE_VERSION, snap.size, sizeof(snap),

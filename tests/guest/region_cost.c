@@ -35,6 +35,17 @@
  * perf's event is closed), the least over 20 batches of N.  Prints
  *   perf-ioctl-pair ns=T
  *   region-pair path=P ns=T
+ *
+ * region_cost --time: a region's time against its instructions:u (guest
+ * ns and guest instructions are the same unit under QEMU -icount
+ * shift=0): region "short" around about 100,000 instructions, 20 times,
+ * each call on its own (well inside one time slice: the page is not
+ * updated between its begin and end), and region "long" around work with
+ * three 20 ms sleeps in it (switches out and in: the sleeps are not the
+ * thread's time).  Prints
+ *   time path=rdpmc|ioctl
+ *   short insns=X ns=T            (20 lines)
+ *   long insns=X ns=T slept_ns=S
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -67,6 +78,55 @@ static __attribute__((noinline)) void work(void)
 
 	for (i = 0; i < 10000; i++)
 		x += (unsigned long)i;
+}
+
+/* About 5 * @n user instructions, whatever the data. */
+static __attribute__((noinline)) void work_n(long n)
+{
+	volatile unsigned long x = 0;
+	long i;
+
+	for (i = 0; i < n; i++)
+		x += (unsigned long)i;
+}
+
+static long long now_ns(void);
+
+static int time_test(void)
+{
+	struct pmc_region_config cfg = { .events = "instructions:u" };
+	const struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
+	struct pmc_region_stats st;
+	long long t0, slept = 0;
+	int i;
+
+	if (pmc_region_init(&cfg) || pmc_region_begin("short") || pmc_region_end("short"))
+		return fail("set-up");
+	printf("time path=%s\n", pmc_region_fast() == 1 ? "rdpmc" : "ioctl");
+	for (i = 0; i < 20; i++) {
+		pmc_region_reset();
+		if (pmc_region_begin("short"))
+			return fail("begin short");
+		work_n(20000);
+		if (pmc_region_end("short") || pmc_region_get("short", &st))
+			return fail("end short");
+		printf("short insns=%llu ns=%llu\n", (unsigned long long)st.values[0],
+		       (unsigned long long)st.time_ns);
+	}
+	if (pmc_region_begin("long"))
+		return fail("begin long");
+	for (i = 0; i < 3; i++) {
+		work_n(200000);
+		t0 = now_ns();
+		nanosleep(&nap, NULL);
+		slept += now_ns() - t0;
+	}
+	work_n(200000);
+	if (pmc_region_end("long") || pmc_region_get("long", &st))
+		return fail("end long");
+	printf("long insns=%llu ns=%llu slept_ns=%lld\n", (unsigned long long)st.values[0],
+	       (unsigned long long)st.time_ns, slept);
+	return 0;
 }
 
 static int loop_count(uint64_t *count)
@@ -223,6 +283,8 @@ int main(int argc, char **argv)
 		return fork_test(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--early"))
 		return early_test(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "--time"))
+		return time_test();
 	if (argc == 3 && !strcmp(argv[1], "--perf"))
 		return perf_test(atol(argv[2]));
 	if (argc > 2 && !strcmp(argv[1], "-e")) {

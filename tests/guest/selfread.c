@@ -163,7 +163,7 @@ static void same_values(const char *name, const void *va, const void *vb, unsign
 static void test_exact(void)
 {
 	struct pmc_session *s = session(HW_EVENTS, false);
-	uint64_t p1[3], p2[3], p3[3], d[1000];
+	uint64_t p1[3], p2[3], p3[3], d[1000], te1, te2, te3;
 	struct pmcdrv_read self, all;
 	struct pmc_self *r;
 	unsigned int i, same = 0;
@@ -186,6 +186,24 @@ static void test_exact(void)
 	CHECK(&st, p1[0] <= self.values[0] && self.values[0] <= p2[0] && p1[0] >= 200000,
 	      "counting: page <= READ_SELF <= page", "%llu %llu %llu", (unsigned long long)p1[0],
 	      (unsigned long long)self.values[0], (unsigned long long)p2[0]);
+	/*
+	 * The time is live on the page too (PMCDRV_SELF_TIME_TSC): READ_SELF
+	 * folds the page, and the page read after it is later still, not the
+	 * fold's time.  The time is at least the spin's instructions (guest ns =
+	 * guest instructions: -icount shift=0).
+	 */
+	pmc_self_read(r, p1, 3, &te1, NULL);
+	spin(100000);
+	pmc_self_read(r, p2, 3, &te2, NULL);
+	pmc_session_read_self(s, &self);
+	pmc_self_read(r, p3, 3, &te3, NULL);
+	CHECK(&st, te2 - te1 + 500 >= p2[0] - p1[0] && te2 <= self.time_enabled &&
+		   self.time_enabled < te3,
+	      "counting: the page's time is live: page <= READ_SELF < page, covering the instructions",
+	      "page %llu (+%llu instructions) %llu, READ_SELF %llu, page %llu",
+	      (unsigned long long)te1, (unsigned long long)(p2[0] - p1[0]),
+	      (unsigned long long)te2, (unsigned long long)self.time_enabled,
+	      (unsigned long long)te3);
 	/* One page read costs the same user instructions every time (exact PMU). */
 	pmc_self_read(r, p1, 1, NULL, NULL);
 	for (i = 0; i < 1000; i++) {
@@ -219,10 +237,12 @@ static void test_exact(void)
 	       (t1 - t0) / 1000.0);
 	spin(50000);
 	pmc_session_disable(s);
-	pmc_self_read(r, p3, 3, NULL, NULL);
+	pmc_self_read(r, p3, 3, &te3, NULL);
 	pmc_session_read_self(s, &self);
 	pmc_session_read(s, &all);
 	same_values("disabled: page == READ_SELF, every event", p3, self.values, 3);
+	CHECK(&st, te3 == self.time_enabled, "disabled: page's time == READ_SELF's",
+	      "%llu vs %llu", (unsigned long long)te3, (unsigned long long)self.time_enabled);
 	same_values("disabled, one thread: READ_SELF == READ, every event", self.values,
 		    all.values, 3);
 	pmc_self_read(r, p1, 3, NULL, NULL);

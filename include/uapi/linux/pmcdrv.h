@@ -278,6 +278,7 @@ struct pmcdrv_read {
 /* struct pmcdrv_self_page.flags */
 #define PMCDRV_SELF_COUNTING	(1U << 0)	/* counting on a CPU now: index is live */
 #define PMCDRV_SELF_RDPMC	(1U << 1)	/* hardware events: RDPMC allowed in this process */
+#define PMCDRV_SELF_TIME_TSC	(1U << 2)	/* time runs: add the TSC since time_cycles */
 
 /*
  * One event of the page.  While index != 0 its value is
@@ -297,8 +298,22 @@ struct pmcdrv_self_event {
  * barrier, read the fields and RDPMC, compiler barrier, retry while
  * page->seq != seq.  The kernel changes seq around every update: the
  * thread's switch-in, switch-out (which includes migration), fold (READ,
- * the periodic fold), ENABLE and DISABLE.  Software events and the times
- * are as of the last update; PMCDRV_IOC_READ_SELF gives them live.
+ * the periodic fold), ENABLE and DISABLE.  Software events are as of the
+ * last update; PMCDRV_IOC_READ_SELF gives them live.
+ *
+ * The times are as of the last update too, unless flags has
+ * PMCDRV_SELF_TIME_TSC (kernels before it leave the fields 0 and never set
+ * it): the kernel counts the thread's time in TSC cycles, the thread is on
+ * a CPU, its time runs since time_cycles, and within the same seq loop
+ *
+ *	cyc   = rdtsc() - time_cycles;
+ *	quot  = cyc >> time_shift;
+ *	rem   = cyc & ((1ULL << time_shift) - 1);
+ *	delta = quot * time_mult + ((rem * time_mult) >> time_shift);
+ *	time_enabled += delta;  time_running += delta;
+ *
+ * (perf_event_mmap_page's cap_user_time conversion) gives them live, equal
+ * to what the next update will store had it happened at that RDTSC.
  */
 struct pmcdrv_self_page {
 	__u32 version;			/* PMCDRV_SELF_PAGE_VERSION */
@@ -309,7 +324,11 @@ struct pmcdrv_self_page {
 	__u32 reserved0;
 	__u64 time_enabled;		/* ns the thread counted, at the last update */
 	__u64 time_running;		/* = time_enabled: no multiplexing */
-	__u64 reserved[3];
+	/* Read only with PMCDRV_SELF_TIME_TSC (kernels before it: 0) */
+	__u64 time_cycles;		/* TSC when time_enabled was taken */
+	__u32 time_mult;		/* ns = cycles * time_mult >> time_shift */
+	__u32 time_shift;		/* at most 32 */
+	__u64 reserved;
 	struct pmcdrv_self_event events[PMCDRV_SELF_MAX_EVENTS];	/* config order */
 };
 
