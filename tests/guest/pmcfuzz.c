@@ -593,7 +593,7 @@ static struct expect config_defect(struct fz *f, struct pmcdrv_config *c, bool r
 		switch (rn(f, 3)) {
 		case 0: c->event_size = 1 + rn(f, 7); break;	/* below VER0: EINVAL */
 		case 1: c->reserved[0] = rnd(f) | 1; break;
-		default: c->reserved[1] = rnd(f) | 1ULL << 63; break;
+		default: c->mux_interval_ns = rnd(f) | 1ULL << 63; break;	/* over 1 s */
 		}
 		ex.why = "reserved field";
 		return ex;

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# Multiplexing (tests/guest/mux.c): 12 events on the emulated PMU's 4 GP +
+# 3 fixed counters over a steady loop give scaled counts within 1% of the
+# exact ones, each event's time_running is its share of the rotation, a
+# group's events share one time_running, bad mux_interval_ns is EINVAL and a
+# session that fits runs all the time.  Then the rotation's hard hrtimer
+# itself, from timer:hrtimer_expire_entry: ticks about every mux_interval_ns
+# of counting (10 times as many at 2 ms as at 20 ms), and none at all for a
+# session that fits the counters.
+. tests/lib/guest.sh
+
+module_loaded || insmod "$PMCDRV_KO"
+if ! have_pmu; then
+	echo "SKIP: multiplex: no PMU in this guest"
+	return 0 2>/dev/null || exit 0
+fi
+if [ ! -x build/tests/mux ]; then
+	fail "multiplex" "build/tests/mux not built (make tests)"
+	return 0 2>/dev/null || exit 0
+fi
+build/tests/mux
+
+TRACEFS=/sys/kernel/tracing
+[ -e "$TRACEFS/trace" ] || mount -t tracefs nodev "$TRACEFS"
+# Rotation ticks (pmcd_mux_tick) while `mux --run ARGS` counts.
+mux_ticks() {
+	echo 0 >"$TRACEFS/tracing_on"
+	echo 0 >"$TRACEFS/events/enable"
+	echo 1 >"$TRACEFS/events/timer/hrtimer_expire_entry/enable" || return 1
+	echo >"$TRACEFS/trace"
+	echo 1 >"$TRACEFS/tracing_on"
+	local rc=0
+	build/tests/mux --run "$@" || rc=$?
+	echo 0 >"$TRACEFS/tracing_on"
+	echo 0 >"$TRACEFS/events/enable"
+	if [ "$rc" -ne 0 ]; then
+		echo "mux-run-failed-$rc"
+	else
+		grep -c 'function=pmcd_mux_tick' "$TRACEFS/trace"
+	fi
+}
+# 100M iterations: 200M instructions, 0.2 s of the guest's icount clock.
+t2=$(mux_ticks 2000000 100000000)
+t20=$(mux_ticks 20000000 100000000)
+tdef=$(mux_ticks 0 100000000)
+tfit=$(mux_ticks 0 100000000 fit)
+echo "multiplex: ticks at 2 ms: $t2, at 20 ms: $t20, default: $tdef, fitting session: $tfit"
+check "multiplex: 2 ms interval ticks about 100 times in 0.2 s ($t2)" \
+	test "${t2:-0}" -ge 70 2>/dev/null -a "${t2:-0}" -le 130
+check "multiplex: 20 ms interval ticks about 10 times ($t20)" \
+	test "${t20:-0}" -ge 6 -a "${t20:-0}" -le 14
+check "multiplex: default interval (1000/HZ ms) ticks 200000/(1000/HZ) times in 0.2 s ($tdef)" \
+	test "${tdef:-0}" -ge 10
+expect_eq "multiplex: no rotation tick for a session that fits the counters" "$tfit" 0
