@@ -52,3 +52,31 @@ check "multiplex: 20 ms interval ticks about 10 times ($t20)" \
 check "multiplex: default interval (1000/HZ ms) ticks 200000/(1000/HZ) times in 0.2 s ($tdef)" \
 	test "${tdef:-0}" -ge 10
 expect_eq "multiplex: no rotation tick for a session that fits the counters" "$tfit" 0
+
+# ---- pmcctl: perf stat's scaling, the (xx.xx%) column, --no-scale, compare -----------
+N=100000000
+exact=$((2 * N))
+ev=instructions:u
+for i in $(seq 11); do ev="$ev,instructions:u"; done
+# All 12 within 1% of 2N (the loop's own few instructions are far below that).
+within() {	# JSON lines of pmcctl run -j; field; each value within 1% of $exact?
+	jq -e -s --argjson x "$exact" --arg f "$2" \
+		'length == 12 and all(.[]; (.[$f] | tonumber) > $x * 0.99 and (.[$f] | tonumber) < $x * 1.01)' <<<"$1"
+}
+out=$(pmcctl run -j -e "$ev" -- build/progs/loop $N 2>&1)
+check "pmcctl run: 12 instructions:u on 4+3 counters, each scaled within 1% of 2N" within "$out" counter-value
+check "pmcctl run -j: each event's pcnt-running is its share (5 counters of 12 units: 41.67% +- 5)" \
+	jq -e -s 'all(.[]; ."pcnt-running" > 36 and ."pcnt-running" < 47)' <<<"$out"
+out=$(pmcctl run -e "$ev" -- build/progs/loop $N 2>&1)
+check "pmcctl run: text shows perf's (xx.xx%) column on each multiplexed count" \
+	test "$(grep -cE 'instructions:u +\(4[0-9.]+%\)$|instructions:u +\(3[0-9.]+%\)$' <<<"$out")" = 12
+out=$(pmcctl run -j --no-scale -e "$ev" -- build/progs/loop $N 2>&1)
+check "pmcctl run --no-scale: raw counts, each about its share of 2N" \
+	jq -e -s --argjson x "$exact" 'length == 12 and all(.[]; ."counter-value" < $x * 0.5 and ."counter-value" > $x * 0.3)' <<<"$out"
+out=$(pmcctl run -j -e instructions:u,cycles:u -- build/progs/loop $N 2>&1)
+check "pmcctl run: a session that fits has no percentage below 100" \
+	jq -e -s 'all(.[]; ."pcnt-running" == 100)' <<<"$out"
+out=$(pmcctl compare -j -e "$ev" -- build/progs/loop $N 2>&1)
+check "pmcctl compare: pmcdrv and perf_event (both multiplexing) scaled within 1% of 2N" \
+	jq -e -s --argjson x "$exact" 'length == 12 and all(.[]; .pmcdrv > $x * 0.99 and .pmcdrv < $x * 1.01 and .perf_event > $x * 0.99 and .perf_event < $x * 1.01)' <<<"$out"
+echo "$out" | head -3
