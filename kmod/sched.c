@@ -151,7 +151,8 @@ static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
 	u64 vals[PMCDRV_MAX_EVENTS];
 	unsigned int faults;
 
-	if (!s || !s->mux || pc->suspended)
+	/* Not this CPU's (a timer migrated off a dying CPU): nothing of its own to rotate. */
+	if (t != &pc->mux_timer || !s || !s->mux || pc->suspended)
 		return HRTIMER_NORESTART;
 	faults = pmcd_hw_stop(pc->prog, vals);
 	pmcd_cpu_account(pc, vals);
