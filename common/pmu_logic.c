@@ -460,8 +460,13 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		v->err = PMC_CONFIG_BAD_FLAGS;
 		return -EINVAL;
 	}
-	if (cfg->reserved[0] || cfg->reserved[1]) {
+	if (cfg->reserved[0]) {
 		v->err = PMC_CONFIG_RESERVED;
+		return -EINVAL;
+	}
+	if (cfg->mux_interval_ns && (cfg->mux_interval_ns < PMCDRV_MUX_INTERVAL_MIN_NS ||
+				     cfg->mux_interval_ns > PMCDRV_MUX_INTERVAL_MAX_NS)) {
+		v->err = PMC_CONFIG_BAD_MUX_INTERVAL;
 		return -EINVAL;
 	}
 	if (!cfg->nr_events || cfg->nr_events > PMCDRV_MAX_EVENTS) {
@@ -498,23 +503,13 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		v->bad_index = (unsigned int)ret;
 		return -ENOSPC;
 	}
-	ret = pmc_assign_counters(specs, nhw, pm, usable, idx);
-	if (ret == -EBUSY) {
-		v->err = PMC_CONFIG_FIXED_BUSY;
-		for (i = 0, nhw = 0; i < cfg->nr_events; i++) {
-			if (cfg->events[i].type != PMCDRV_EVENT_HW)
-				continue;
-			if (idx[nhw] == ~0U && specs[nhw].event == PMC_EVENT_FIXED_PSEUDO) {
-				v->bad_index = i;
-				break;
-			}
-			nhw++;
-		}
-		return -ENOSPC;
-	}
-	if (ret) {
-		v->err = PMC_CONFIG_NO_COUNTERS;
-		return -ENOSPC;
+	/*
+	 * Every group fits alone, and a fixed-only event alone always finds
+	 * its counter: what does not fit at once takes turns (pmc_mux_step).
+	 */
+	if (pmc_assign_counters(specs, nhw, pm, usable, idx)) {
+		v->mux = true;
+		return 0;
 	}
 	for (i = 0, nhw = 0; i < cfg->nr_events; i++) {
 		if (cfg->events[i].type == PMCDRV_EVENT_HW)
@@ -539,7 +534,7 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 	case PMC_CONFIG_BAD_EVENT:
 		return pmc_event_strerror(v->event_err);
 	case PMC_CONFIG_NO_COUNTERS:
-		return "more hardware events than counters (multiplexing is not supported)";
+		return "more hardware events than counters";
 	case PMC_CONFIG_FIXED_BUSY:
 		return "its fixed counter is taken (ref-cycles: fixed counter 2 only); GP: r013c";
 	case PMC_CONFIG_GROUP_TOO_BIG:
@@ -551,7 +546,9 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 	case PMC_CONFIG_EXTRA_RESERVED:
 		return "extra value has bits outside the register's valid mask";
 	case PMC_CONFIG_EXTRA_CONFLICT:
-		return "two events need different values in one extra register";
+		return "two events of one group need different values in one extra register";
+	case PMC_CONFIG_BAD_MUX_INTERVAL:
+		return "mux_interval_ns must be 0 (default) or 1 ms..1 s";
 	}
 	return "unknown configuration error";
 }
@@ -760,6 +757,36 @@ static int pmc_extra_verdict(struct pmc_config_verdict *v, enum pmc_config_err e
 	return ret;
 }
 
+/* The extra register slot of @ev in @m, -1 for none. */
+static int pmc_extra_slot(const struct pmcdrv_event *ev, const struct pmc_extra_model *m)
+{
+	unsigned int k;
+
+	for (k = 0; m && ev->type == PMCDRV_EVENT_HW && k < PMC_EXTRA_REGS_MAX; k++) {
+		if (m->regs[k].msr && m->regs[k].event == ev->event &&
+		    m->regs[k].umask == ev->umask)
+			return (int)k;
+	}
+	return -1;
+}
+
+/* Does an earlier event of events[@i]'s group need another value in register @k? */
+static bool pmc_extra_group_conflict(const struct pmcdrv_config *cfg,
+				     const struct pmc_extra_model *m, unsigned int i,
+				     unsigned int k)
+{
+	const struct pmcdrv_event *ev = &cfg->events[i], *o;
+	unsigned int j;
+
+	for (j = 0; ev->group && j < i; j++) {
+		o = &cfg->events[j];
+		if (o->group == ev->group && o->extra != ev->extra &&
+		    pmc_extra_slot(o, m) == (int)k)
+			return true;
+	}
+	return false;
+}
+
 int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
 		     struct pmc_extra_prog *xp, struct pmc_config_verdict *v)
 {
@@ -791,11 +818,87 @@ int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_mod
 		}
 		if (ev->extra & ~r->valid)
 			return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_RESERVED, i, -EINVAL);
-		if ((xp->used & (1U << k)) && xp->val[k] != ev->extra)
-			return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_CONFLICT, i, -ENOSPC);
+		if ((xp->used & (1U << k)) && xp->val[k] != ev->extra) {
+			if (pmc_extra_group_conflict(cfg, m, i, k))
+				return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_CONFLICT, i, -ENOSPC);
+			v->mux = true;	/* other units: scheduled apart */
+			continue;
+		}
 		xp->used |= 1U << k;
 		xp->msr[k] = r->msr;
 		xp->val[k] = ev->extra;
 	}
 	return 0;
+}
+
+void pmc_mux_prepare(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+		     struct pmc_mux_work *w)
+{
+	const struct pmcdrv_event *ev;
+	u32 group[PMCDRV_MAX_EVENTS];	/* of each hardware event */
+	unsigned int i, j, h;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < cfg->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+		ev = &cfg->events[i];
+		if (ev->type != PMCDRV_EVENT_HW)
+			continue;
+		h = w->nhw++;
+		pmc_event_to_spec(ev, &w->specs[h]);
+		w->xreg[h] = (s8)pmc_extra_slot(ev, m);
+		w->xval[h] = ev->extra;
+		group[h] = ev->group;
+		/* A group's unit is its first event's. */
+		for (j = 0; ev->group && j < h; j++) {
+			if (group[j] == ev->group)
+				break;
+		}
+		if (ev->group && j < h)
+			w->unit[h] = w->unit[j];
+		else
+			w->unit[h] = (u8)w->nr_units++;
+	}
+}
+
+/* Can unit @u join what @w holds: extra values, then counters (into w->idx)? */
+static bool pmc_mux_try_unit(struct pmc_mux_work *w, const struct pmc_arch_perfmon *pm,
+			     const struct pmc_extra_model *m, u64 usable, unsigned int u)
+{
+	struct pmc_extra_prog xp = w->extra;
+	unsigned int h, n = w->nr;
+	u32 idx[PMCDRV_MAX_EVENTS];
+	int k;
+
+	for (h = 0; h < w->nhw; h++) {
+		if (w->unit[h] != u)
+			continue;
+		k = w->xreg[h];
+		if (k >= 0) {
+			if ((xp.used & (1U << k)) && xp.val[k] != w->xval[h])
+				return false;
+			xp.used |= 1U << k;
+			xp.msr[k] = m->regs[k].msr;
+			xp.val[k] = w->xval[h];
+		}
+		w->step_specs[n] = w->specs[h];
+		w->hw[n++] = (u8)h;
+	}
+	if (pmc_assign_counters(w->step_specs, n, pm, usable, idx))
+		return false;
+	memcpy(w->idx, idx, n * sizeof(idx[0]));
+	w->nr = n;
+	w->extra = xp;
+	return true;
+}
+
+unsigned int pmc_mux_step(struct pmc_mux_work *w, const struct pmc_arch_perfmon *pm,
+			  const struct pmc_extra_model *m, u64 usable, unsigned int first)
+{
+	unsigned int i;
+
+	w->nr = 0;
+	memset(&w->extra, 0, sizeof(w->extra));
+	for (i = 0; i < w->nr_units; i++)
+		pmc_mux_try_unit(w, pm, m, usable, (first + i) % w->nr_units);
+	return w->nr;
 }

@@ -13,11 +13,13 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uidgid.h>
@@ -28,6 +30,21 @@
 struct pmcd_hw_caps;
 struct pmcd_self;
 struct task_struct;
+
+/*
+ * A multiplexing session's rotation (docs/design.md "Multiplexing"): step r
+ * puts unit r and the units after it that fit on the counters; @hw maps a
+ * program slot to the session's hardware event.  Built at CONFIG, read-only
+ * afterwards.
+ */
+struct pmcd_mux {
+	u64 interval_ns;
+	unsigned int nr_steps;
+	struct pmcd_mux_step {
+		struct pmc_prog prog;
+		u8 hw[PMCDRV_MAX_EVENTS];
+	} steps[];
+};
 
 #define PMC_POOL_TARGET		32	/* spare contexts per inheriting session */
 #define PMC_POOL_LOW		8	/* refill below this */
@@ -51,7 +68,11 @@ struct pmcd_session {
 	s8 hw_slot[PMCDRV_MAX_EVENTS];	/* event -> prog slot, -1 for software */
 	struct pmc_prog prog;
 	atomic64_t hw_vals[PMCDRV_MAX_EVENTS];
-	atomic64_t time_enabled;	/* = time running: there is no multiplexing */
+	atomic64_t time_enabled;	/* ns counted on a CPU while enabled */
+	struct pmcd_mux *mux;		/* NULL: every event fits the counters at once */
+	atomic64_t hw_running[PMCDRV_MAX_EVENTS];	/* with mux: ns each was on a counter */
+	unsigned int mux_next;		/* with mux: the step to load next (any CPU) */
+	u64 mux_left;			/* with mux: ns of the step left at the last stop */
 	atomic64_t nr_switches;
 	atomic64_t nr_migrations;
 	atomic64_t lost_tasks;
@@ -84,6 +105,10 @@ struct pmcd_task_ctx {
 struct pmcd_cpu {
 	struct pmcd_session *sess;	/* whose counters run here, NULL for none */
 	struct pmcd_task_ctx *active;	/* tracked, enabled current task (task session) */
+	const struct pmc_prog *prog;	/* sess's program loaded here (a step with mux) */
+	const u8 *map;			/* prog slot -> hardware event; NULL: identity */
+	unsigned int step;		/* with mux: the step loaded */
+	struct hrtimer mux_timer;	/* rotates a multiplexing session's steps */
 	u64 last[PMCDRV_MAX_EVENTS];	/* raw counter values at the last fold or start */
 	u64 t_last;			/* local_clock() at the last fold */
 	bool suspended;			/* counters stopped across suspend */
@@ -100,7 +125,10 @@ DECLARE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
 /* The session memory goes with its last reference (the file's, or a task context's). */
 static inline void pmcd_session_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct pmcd_session, ref));
+	struct pmcd_session *s = container_of(ref, struct pmcd_session, ref);
+
+	kvfree(s->mux);
+	kfree(s);
 }
 
 static inline void pmcd_session_put(struct pmcd_session *s)

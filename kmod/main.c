@@ -226,8 +226,8 @@ static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user 
 	err = self ? pmcd_self_read(s, r) : pmcd_session_read(s, r);
 	if (err)
 		return err;
-	/* No multiplexing: every event counts whenever the session does. */
-	for (i = 0; len > offsetof(struct pmcdrv_read, times) && i < r->nr_events &&
+	/* READ fills times[]; a thread's own events count whenever it does. */
+	for (i = 0; self && len > offsetof(struct pmcdrv_read, times) && i < r->nr_events &&
 	     i < PMCDRV_MAX_EVENTS; i++) {
 		r->times[i].time_enabled = r->time_enabled;
 		r->times[i].time_running = r->time_running;

@@ -82,18 +82,26 @@ void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct
 	s->nr_tasks++;
 }
 
-/* Add what pc->sess counted here since the last fold, up to the raw values @vals. */
+/*
+ * Add what pc->sess counted here since the last fold, up to the raw values
+ * @vals (NULL: the counters did not count).  With multiplexing the events
+ * of the loaded step were on the counters all that time.
+ */
 static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 {
 	struct pmcd_session *s = pc->sess;
-	u64 now = local_clock();
-	unsigned int i;
+	const struct pmc_prog *p = pc->prog;
+	u64 now = local_clock(), dt = now - pc->t_last;
+	unsigned int i, h;
 
-	for (i = 0; vals && i < s->prog.nr; i++) {
-		atomic64_add(pmc_delta(pc->last[i], vals[i], s->prog.width[i]), &s->hw_vals[i]);
+	for (i = 0; vals && i < p->nr; i++) {
+		h = pc->map ? pc->map[i] : i;
+		atomic64_add(pmc_delta(pc->last[i], vals[i], p->width[i]), &s->hw_vals[h]);
+		if (pc->map)
+			atomic64_add(dt, &s->hw_running[h]);
 		pc->last[i] = vals[i];
 	}
-	atomic64_add(now - pc->t_last, &s->time_enabled);
+	atomic64_add(dt, &s->time_enabled);
 	pc->t_last = now;
 }
 
@@ -102,21 +110,59 @@ static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 {
 	struct pmcd_session *s = pc->sess;
 	u64 vals[PMCDRV_MAX_EVENTS];
-	bool hw = s->prog.nr && !pc->suspended;
+	bool hw = pc->prog->nr && !pc->suspended;
 	unsigned int faults;
 
 	if (hw && stop) {
-		faults = pmcd_hw_stop(&s->prog, vals);
+		faults = pmcd_hw_stop(pc->prog, vals);
 		if (unlikely(faults))
 			atomic64_add(faults, &s->hw_faults);
 	} else if (hw) {
-		pmcd_hw_read(&s->prog, vals);
+		pmcd_hw_read(pc->prog, vals);
 	}
 	pmcd_cpu_account(pc, hw ? vals : NULL);
 	if (stop)
 		pmcd_self_out(pc, hw ? vals : NULL);
 	else
 		pmcd_self_folded(pc, hw ? vals : NULL);
+}
+
+/* Load step @step of pc->sess's rotation as the program of this CPU. */
+static void pmcd_mux_load(struct pmcd_cpu *pc, unsigned int step)
+{
+	const struct pmcd_mux *m = pc->sess->mux;
+
+	pc->step = step % m->nr_steps;
+	pc->prog = &m->steps[pc->step].prog;
+	pc->map = m->steps[pc->step].hw;
+}
+
+/*
+ * The rotation tick (a hard hrtimer: hardirq context, IRQs off, also on
+ * PREEMPT_RT): fold and stop the step on the counters, start the next.
+ * Runs only while a multiplexing session counts on this CPU: started by
+ * pmcd_cpu_start(), cancelled by pmcd_cpu_fold_stop() on this CPU with
+ * IRQs off, so it never meets them half-way.
+ */
+static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
+{
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_session *s = pc->sess;
+	u64 vals[PMCDRV_MAX_EVENTS];
+	unsigned int faults;
+
+	/* Not this CPU's (a timer migrated off a dying CPU): nothing of its own to rotate. */
+	if (t != &pc->mux_timer || !s || !s->mux || pc->suspended)
+		return HRTIMER_NORESTART;
+	faults = pmcd_hw_stop(pc->prog, vals);
+	pmcd_cpu_account(pc, vals);
+	pmcd_mux_load(pc, pc->step + 1);
+	WRITE_ONCE(s->mux_next, pc->step);
+	faults += pmcd_hw_start(pc->prog, pc->last, s->id, false);
+	if (unlikely(faults))
+		atomic64_add(faults, &s->hw_faults);
+	hrtimer_forward_now(t, ns_to_ktime(s->mux->interval_ns));
+	return HRTIMER_RESTART;
 }
 
 static void pmcd_cpu_fold(struct pmcd_cpu *pc)
@@ -135,21 +181,46 @@ void pmcd_cpu_start(struct pmcd_cpu *pc)
 	struct pmcd_session *s = pc->sess;
 	unsigned int faults;
 
+	u64 left;
+
 	cpumask_set_cpu(smp_processor_id(), &s->loaded);
-	if (s->prog.nr) {
-		faults = pmcd_hw_start(&s->prog, pc->last, s->id, pmcd_self_rdpmc(pc->active));
+	if (unlikely(s->mux)) {
+		/* Where the rotation stands, with what is left of its step. */
+		pmcd_mux_load(pc, READ_ONCE(s->mux_next));
+		left = READ_ONCE(s->mux_left);
+		hrtimer_start(&pc->mux_timer, ns_to_ktime(left ? left : s->mux->interval_ns),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	} else {
+		pc->prog = &s->prog;
+		pc->map = NULL;
+	}
+	if (pc->prog->nr) {
+		faults = pmcd_hw_start(pc->prog, pc->last, s->id, pmcd_self_rdpmc(pc->active));
 		if (unlikely(faults))
 			atomic64_add(faults, &s->hw_faults);
 	} else {
 		memset(pc->last, 0, sizeof(pc->last));
 	}
 	pc->t_last = local_clock();
-	pmcd_self_in(pc, s->prog.nr ? pc->last : NULL);
+	pmcd_self_in(pc, pc->prog->nr ? pc->last : NULL);
 }
 
-/* Stop pc->sess's counters on this CPU and fold what they counted. */
+/*
+ * Stop pc->sess's counters on this CPU and fold what they counted.  A
+ * multiplexing session's tick stops with them; what was left of its step
+ * goes on at its next start (anywhere), so a task that never runs a whole
+ * interval at a time still rotates.
+ */
 void pmcd_cpu_fold_stop(struct pmcd_cpu *pc)
 {
+	struct pmcd_session *s = pc->sess;
+	s64 left;
+
+	if (unlikely(s->mux)) {
+		left = ktime_to_ns(hrtimer_get_remaining(&pc->mux_timer));
+		hrtimer_try_to_cancel(&pc->mux_timer);
+		WRITE_ONCE(s->mux_left, left > 0 ? (u64)left : 1);
+	}
 	pmcd_cpu_fold_hw(pc, true);
 }
 
@@ -568,7 +639,14 @@ void pmcd_ctx_free_rcu(struct rcu_head *head)
 int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 {
 	unsigned int i;
+	int cpu;
 
+	for_each_possible_cpu(cpu) {
+		struct hrtimer *t = &per_cpu_ptr(&pmcd_cpus, cpu)->mux_timer;
+
+		hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		t->function = pmcd_mux_tick;
+	}
 	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
 		pmcd_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
 	pmcd_self_init();
@@ -585,6 +663,11 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 void pmcd_sched_exit(void)
 {
 	/* No session is left (each holds the module); stop a fold still queued. */
+	int cpu;
+
 	cancel_delayed_work_sync(&pmcd_fold_work);
+	/* Each tick was cancelled where its session stopped: this only waits. */
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(&pmcd_cpus, cpu)->mux_timer);
 	pmcd_self_exit();
 }

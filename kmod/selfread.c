@@ -299,7 +299,8 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 
 	if (!READ_ONCE(s->attached))
 		return -EBADFD;
-	if (s->cpu >= 0)
+	/* A multiplexing session's events are not all on counters (abi.md). */
+	if (s->cpu >= 0 || s->mux)
 		return -EOPNOTSUPP;
 	for (;;) {
 		local_irq_save(flags);

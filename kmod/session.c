@@ -208,6 +208,46 @@ void pmcd_session_close(struct pmcd_session *s)
 
 /* ---- ioctl operations --------------------------------------------------------- */
 
+/*
+ * perf's default rotation interval: PERF_CPU_HRTIMER, 1000 / HZ ms
+ * (kernel/events/core.c), the default of perf_event_mux_interval_ms.
+ */
+static u64 pmcd_mux_default_ns(void)
+{
+	return max(1000 / HZ, 1) * NSEC_PER_MSEC;
+}
+
+/* The rotation of a session whose events do not fit at once (docs/design.md). */
+static int pmcd_mux_build(struct pmcd_session *s, const struct pmcdrv_config *cfg)
+{
+	bool fw = pmcd_caps->flags & PMCDRV_INFO_FW_WRITE;
+	struct pmc_mux_work *w;
+	struct pmcd_mux *m;
+	unsigned int r;
+
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	pmc_mux_prepare(cfg, pmcd_caps->extra, w);
+	m = kvzalloc(struct_size(m, steps, w->nr_units), GFP_KERNEL);
+	if (!m) {
+		kfree(w);
+		return -ENOMEM;
+	}
+	m->nr_steps = w->nr_units;
+	m->interval_ns = cfg->mux_interval_ns ? cfg->mux_interval_ns : pmcd_mux_default_ns();
+	for (r = 0; r < m->nr_steps; r++) {
+		pmc_mux_step(w, &pmcd_caps->cpu.pm, pmcd_caps->extra, ~0ULL, r);
+		pmc_prog_build(w->step_specs, w->idx, w->nr, &pmcd_caps->cpu.pm, fw,
+			       &m->steps[r].prog);
+		m->steps[r].prog.extra = w->extra;
+		memcpy(m->steps[r].hw, w->hw, sizeof(w->hw));
+	}
+	kfree(w);
+	s->mux = m;
+	return 0;
+}
+
 int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 			int (*publish)(const struct pmcdrv_config *cfg, void *arg), void *arg)
 {
@@ -256,13 +296,20 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		w->idx[nhw] = w->counter[i];
 		s->hw_slot[i] = nhw++;
 	}
+	if (v.mux) {
+		err = pmcd_mux_build(s, cfg);
+		if (err)
+			goto out_unclaim;
+	}
 	/* The caller learns the result before the session keeps it: all or nothing. */
 	err = publish(cfg, arg);
 	if (err)
-		goto out_unclaim;
-	pmc_prog_build(w->specs, w->idx, nhw, &pmcd_caps->cpu.pm,
-		       pmcd_caps->flags & PMCDRV_INFO_FW_WRITE, &s->prog);
-	s->prog.extra = xp;
+		goto out_free_mux;
+	if (!v.mux) {
+		pmc_prog_build(w->specs, w->idx, nhw, &pmcd_caps->cpu.pm,
+			       pmcd_caps->flags & PMCDRV_INFO_FW_WRITE, &s->prog);
+		s->prog.extra = xp;
+	}
 	memcpy(s->events, cfg->events, sizeof(s->events));
 	s->nr_events = cfg->nr_events;
 	s->inherit = !(cfg->flags & PMCDRV_CONFIG_NO_INHERIT);
@@ -271,6 +318,9 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	kfree(w);
 	return 0;
 
+out_free_mux:
+	kvfree(s->mux);
+	s->mux = NULL;
 out_unclaim:
 	s->task_sw = false;
 	if (s->hw_claimed) {
@@ -507,8 +557,10 @@ int pmcd_session_reset(struct pmcd_session *s)
 	running = s->attached && READ_ONCE(s->enabled);
 	if (running)
 		pmcd_attached_set_enabled(s, false);
-	for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
+	for (i = 0; i < PMCDRV_MAX_EVENTS; i++) {
 		atomic64_set(&s->hw_vals[i], 0);
+		atomic64_set(&s->hw_running[i], 0);
+	}
 	atomic64_set(&s->time_enabled, 0);
 	atomic64_set(&s->nr_switches, 0);
 	atomic64_set(&s->nr_migrations, 0);
@@ -531,13 +583,17 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 	pmcd_session_fold(s);
 	r->nr_events = s->nr_events;
 	r->time_enabled = atomic64_read(&s->time_enabled);
-	/* Counters run whenever a tracked task is on a CPU: no multiplexing. */
+	/* Some counter of the session runs whenever it counts on a CPU. */
 	r->time_running = r->time_enabled;
 	r->lost_tasks = atomic64_read(&s->lost_tasks);
 	r->hw_faults = atomic64_read(&s->hw_faults);
 	for (i = 0; i < s->nr_events; i++) {
 		const struct pmcdrv_event *ev = &s->events[i];
 
+		r->times[i].time_enabled = r->time_enabled;
+		r->times[i].time_running = r->time_enabled;
+		if (ev->type == PMCDRV_EVENT_HW && s->mux)
+			r->times[i].time_running = atomic64_read(&s->hw_running[s->hw_slot[i]]);
 		if (ev->type == PMCDRV_EVENT_HW)
 			r->values[i] = atomic64_read(&s->hw_vals[s->hw_slot[i]]);
 		else if (ev->sw_id == PMCDRV_SW_TASK_CLOCK)
@@ -553,6 +609,8 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 		r->flags |= PMCDRV_READ_LOST_TASKS;
 	if (r->hw_faults)
 		r->flags |= PMCDRV_READ_HW_FAULTS;
+	if (s->mux)
+		r->flags |= PMCDRV_READ_MULTIPLEXED;
 	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
 	r->nr_tasks = s->nr_tasks;
 	if (s->nr_tasks || (s->attached && s->cpu >= 0))

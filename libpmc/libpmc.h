@@ -45,6 +45,14 @@ int pmc_session_adopt(int fd, struct pmc_session **out);
 int pmc_session_add(struct pmc_session *s, const struct pmcdrv_event *ev);
 /* Do not follow forks and threads (default: follow). */
 void pmc_session_set_inherit(struct pmc_session *s, bool inherit);
+/*
+ * With more hardware events than counters the session multiplexes: its
+ * events take turns on the counters every @ns of counting (0: the
+ * module's default, perf's 1000/HZ ms; else PMCDRV_MUX_INTERVAL_MIN_NS..
+ * PMCDRV_MUX_INTERVAL_MAX_NS, -EINVAL from config otherwise).  Before
+ * config; -EALREADY after.
+ */
+int pmc_session_set_mux_interval(struct pmc_session *s, uint64_t ns);
 /* Send the events (PMCDRV_IOC_CONFIG); attach does it when not done yet. */
 int pmc_session_config(struct pmc_session *s);
 /* GLOBAL_CTRL bit of the counter event @i got (after config), ~0 for software. */
@@ -61,8 +69,20 @@ int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu);
 int pmc_session_enable(struct pmc_session *s);
 int pmc_session_disable(struct pmc_session *s);
 int pmc_session_reset(struct pmc_session *s);
-/* All values, times and flags in one call. */
+/*
+ * All values, times and flags in one call.  r->times[i] holds event i's own
+ * time_enabled and time_running (they differ when the session multiplexes:
+ * flag PMCDRV_READ_MULTIPLEXED); pmc_scale_count() estimates its count.
+ */
 int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r);
+/*
+ * perf stat's estimate of a multiplexed count (libperf's
+ * perf_counts_values__scale()): @val * @enabled / @running in double
+ * precision, truncated; @val when running >= enabled.  Returns 1 when it
+ * scaled, 0 when it did not need to, -1 when running is 0 (*@out 0: perf's
+ * "<not counted>").
+ */
+int pmc_scale_count(uint64_t val, uint64_t enabled, uint64_t running, uint64_t *out);
 /*
  * The calling thread's own counts (PMCDRV_IOC_READ_SELF): since it first
  * mapped its self-read page or asked this.  -ESRCH: the session does not

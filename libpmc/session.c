@@ -16,6 +16,7 @@ struct pmc_session {
 	bool configured;
 	struct pmcdrv_config cfg;
 	unsigned int nr_read;		/* events READ reported (0: none yet) */
+	bool mux;			/* READ said PMCDRV_READ_MULTIPLEXED */
 };
 
 int pmc_session_open(const char *path, struct pmc_session **out)
@@ -97,6 +98,14 @@ int pmc_session_add(struct pmc_session *s, const struct pmcdrv_event *ev)
 		return -E2BIG;
 	s->cfg.events[s->cfg.nr_events] = *ev;
 	return (int)s->cfg.nr_events++;
+}
+
+int pmc_session_set_mux_interval(struct pmc_session *s, uint64_t ns)
+{
+	if (s->configured)
+		return -EALREADY;
+	s->cfg.mux_interval_ns = ns;
+	return 0;
 }
 
 void pmc_session_set_inherit(struct pmc_session *s, bool inherit)
@@ -227,18 +236,24 @@ static int read_ioctl(struct pmc_session *s, unsigned long cmd, struct pmcdrv_re
 	 * Ask for what carries news: without multiplexing each event's times
 	 * are the session's, so a session of up to 16 events asks the first
 	 * layout (192 bytes to copy each way instead of 832) and its times are
-	 * filled here.  With multiplexing this must ask VER1 whenever the times
-	 * can differ.  An adopted session's number of events is learnt from its
-	 * first READ.
+	 * filled here.  A multiplexing session (READ's flag MULTIPLEXED, seen
+	 * once) asks VER1: its events' times differ.  An adopted session's
+	 * number of events is learnt from its first READ.
 	 */
-	uint32_t asked = n && n <= PMCDRV_MAX_EVENTS_VER0 ? PMCDRV_READ_SIZE_VER0 :
-							    PMCDRV_READ_SIZE_VER1;
+	uint32_t asked = n && n <= PMCDRV_MAX_EVENTS_VER0 && !s->mux ? PMCDRV_READ_SIZE_VER0 :
+									PMCDRV_READ_SIZE_VER1;
 
+again:
 	memset(r, 0, sizeof(*r));
 	r->size = asked;
 	if (ioctl(s->fd, cmd, r) < 0)
 		return -errno;
 	s->nr_read = r->nr_events;
+	if ((r->flags & PMCDRV_READ_MULTIPLEXED) && asked < PMCDRV_READ_SIZE_VER1) {
+		s->mux = true;
+		asked = PMCDRV_READ_SIZE_VER1;
+		goto again;
+	}
 	if (asked < PMCDRV_READ_SIZE_VER1 || r->size < PMCDRV_READ_SIZE_VER1) {
 		for (i = 0; i < r->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
 			r->times[i].time_enabled = r->time_enabled;
@@ -246,6 +261,23 @@ static int read_ioctl(struct pmc_session *s, unsigned long cmd, struct pmcdrv_re
 		}
 	}
 	return 0;
+}
+
+int pmc_scale_count(uint64_t val, uint64_t enabled, uint64_t running, uint64_t *out)
+{
+	double v;
+
+	if (!running) {
+		*out = 0;
+		return -1;
+	}
+	if (running >= enabled) {
+		*out = val;
+		return 0;
+	}
+	v = (double)val * (double)enabled / (double)running;
+	*out = v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+	return 1;
 }
 
 int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)

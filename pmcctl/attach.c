@@ -455,15 +455,18 @@ static int read_all(const struct attach_state *st, struct pmcdrv_read *sum, bool
 			fprintf(stderr, "pmcctl run: reading the counts: %s\n", strerror(-err));
 			return -EIO;
 		}
-		for (e = 0; e < st->o->c.events.n; e++)
+		for (e = 0; e < st->o->c.events.n; e++) {
 			sum->values[e] += r.values[e];
+			sum->times[e].time_enabled += r.times[e].time_enabled;
+			sum->times[e].time_running += r.times[e].time_running;
+		}
 		sum->time_enabled += r.time_enabled;
 		sum->time_running += r.time_running;
 		sum->lost_tasks += r.lost_tasks;
 		sum->hw_faults += r.hw_faults;
 		sum->nr_tasks += r.nr_tasks;
 		sum->flags |= r.flags & (PMCDRV_READ_LOST_TASKS | PMCDRV_READ_SECURE_EXEC |
-					 PMCDRV_READ_HW_FAULTS);
+					 PMCDRV_READ_HW_FAULTS | PMCDRV_READ_MULTIPLEXED);
 		if (!(r.flags & PMCDRV_READ_EXITED))
 			*all_exited = false;
 	}
@@ -488,8 +491,14 @@ static void print_attached(FILE *f, const struct run_opts *o, const struct pmcdr
 
 	/* perf stat's words for -p and -t. */
 	snprintf(target, sizeof(target), "%s id '%s'", mode_name(o->attach), o->attach_arg);
-	for (i = 0; i < o->c.events.n; i++)
-		rows[i] = (struct report_row){ .ev = &o->c.events.ev[i], .value = (double)sum->values[i] };
+	/* perf: the sums of counts and times, scaled. */
+	for (i = 0; i < o->c.events.n; i++) {
+		rows[i] = (struct report_row){ .ev = &o->c.events.ev[i],
+					       .value = count_value(&o->c, sum, i) };
+		count_row_times(&rows[i], sum->flags & PMCDRV_READ_MULTIPLEXED,
+				(double)sum->times[i].time_enabled,
+				(double)sum->times[i].time_running);
+	}
 	report_print(f, &r, rows, o->c.events.n);
 }
 

@@ -22,12 +22,14 @@
 
 static void compare_usage(FILE *f)
 {
-	fputs("usage: pmcctl compare [-e LIST] [-r N] [-i] [-j] [-d PATH] [--] CMD [ARGS...]\n"
+	fputs("usage: pmcctl compare [-e LIST] [-r N] [-i] [-j] [--no-scale] [-d PATH] [--] CMD [ARGS...]\n"
 	      "\n"
 	      "Count CMD N times through pmcdrv and N times through perf_event_open(2) (this\n"
 	      "program's own calls, same events, inherited, enabled on exec), and print both\n"
 	      "means, their difference, and whether it lies within the run-to-run spread.\n"
-	      "Options as for 'pmcctl run' (-e, -r, -i, -d) and -j for JSON.\n"
+	      "Options as for 'pmcctl run' (-e, -r, -i, -d, -c/--scale, --no-scale) and -j for\n"
+	      "JSON.  When either side multiplexes (more events than counters) both are scaled\n"
+	      "as perf stat scales (time enabled / time running) unless --no-scale.\n"
 	      "Exit status: 0 when every difference is within the spread, 1 when one is not,\n"
 	      "otherwise as 'pmcctl run'.\n", f);
 }
@@ -42,6 +44,8 @@ static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
 	a.enable_on_exec = 1;
 	a.inherit = inherit;
 	a.exclude_hv = 1;
+	/* perf multiplexes too when its events outnumber the counters: scale as perf stat. */
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (ev->type == PMCDRV_EVENT_HW) {
 		struct pmc_event_spec spec;
 
@@ -129,11 +133,17 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 		;
 	child_pid = 0;
 	for (i = 0; i < n; i++) {
-		if (!ex && read(fds[i], &vals[i], sizeof(vals[i])) != sizeof(vals[i])) {
+		uint64_t rd[3];	/* value, time_enabled, time_running */
+
+		if (!ex && read(fds[i], rd, sizeof(rd)) != sizeof(rd)) {
 			fprintf(stderr, "pmcctl compare: reading '%s': %s\n", o->c.events.ev[i].name,
 				strerror(errno));
 			ex = -EIO;
 		}
+		if (!ex && o->c.no_scale)
+			vals[i] = rd[0];
+		else if (!ex)
+			pmc_scale_count(rd[0], rd[1], rd[2], &vals[i]);
 		close(fds[i]);
 	}
 	return ex;
@@ -169,7 +179,7 @@ static int compare(int argc, char **argv)
 		if (ex)
 			return ex;
 		for (i = 0; i < o.c.events.n; i++)
-			acc_add(&mine[i], (double)res.r.values[i]);
+			acc_add(&mine[i], count_value(&o.c, &res.r, i));
 	}
 	for (r = 0; r < o.repeat; r++) {
 		ex = run_once_perf(&o, pv);

@@ -31,7 +31,9 @@ static void run_usage(FILE *f)
 	      "                       branch-misses (those the CPU offers)\n"
 	      "  -x, --field-separator SEP   CSV output with SEP between fields\n"
 	      "  -j, --json           one JSON object per event\n"
-	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
+	      "  -c, --scale          scale the counts of a multiplexing session (more events than\n"
+	      "                       counters) by time enabled / time running, as perf stat (default)\n"
+	      "      --no-scale       print their raw counts instead\n"	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
 	      "  -r, --repeat N       run N times; print means and the spread\n"
 	      "  -i, --no-inherit     count only the first process, not its children and threads\n"
 	      "                       (with -p/-t: only the threads there are at the attach)\n"
@@ -75,7 +77,8 @@ static void format_target(char *buf, size_t len, char **argv)
 
 /* @mc: counted through the MSR device (the report says what that means), or NULL. */
 static void print_results(FILE *f, const struct run_opts *o, const struct msr_counting *mc,
-			  const struct stat_acc *vals, const struct stat_acc *t_run,
+			  const struct pmcdrv_read *last, const struct stat_acc *vals,
+			  const struct stat_acc *t_run,
 			  const struct stat_acc *elapsed, const struct stat_acc *ut,
 			  const struct stat_acc *st)
 {
@@ -114,6 +117,10 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 			.value = vals[i].mean,
 			.spread_pct = acc_spread_pct(&vals[i]),
 		};
+		/* The times of the last run (of -r N). */
+		count_row_times(&rows[i], last->flags & PMCDRV_READ_MULTIPLEXED,
+				(double)last->times[i].time_enabled,
+				(double)last->times[i].time_running);
 	}
 	report_print(f, &r, rows, o->c.events.n);
 }
@@ -309,7 +316,7 @@ static int run(int argc, char **argv, int *status)
 				break;
 		}
 		for (i = 0; i < o.c.events.n; i++)
-			acc_add(&vals[i], (double)res.r.values[i]);
+			acc_add(&vals[i], count_value(&o.c, &res.r, i));
 		acc_add(&t_run, (double)res.r.time_running);
 		acc_add(&elapsed, res.elapsed);
 		acc_add(&ut, res.utime);
@@ -329,7 +336,7 @@ static int run(int argc, char **argv, int *status)
 		free(regions);
 		return ex;
 	}
-	print_results(out, &o, mc, vals, &t_run, &elapsed, &ut, &st);
+	print_results(out, &o, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
 	if (regions)
 		regions_print(out, &o, regions);
 	free(regions);

@@ -61,7 +61,9 @@ static void stat_usage(FILE *f)
 	      "                       task-clock, cycles, instructions, branches, branch-misses\n"
 	      "  -x, --field-separator SEP   CSV output with SEP between fields\n"
 	      "  -j, --json           one JSON object per event\n"
-	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
+	      "  -c, --scale          scale the counts of a multiplexing session (more events than\n"
+	      "                       counters) by time enabled / time running, as perf stat (default)\n"
+	      "      --no-scale       print their raw counts instead\n"	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
 	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
 	      "  -h, --help           this help\n"
 	      "\n"
@@ -351,18 +353,37 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 	/* Summed: the CPUs' time together, as perf; per CPU: one CPU's. */
 	r.time_running = o->per_cpu ? t_run / n : t_run;
 	for (e = 0; e < ev->n; e++) {
-		double sum = 0;
+		struct pmcdrv_read d = { .nr_events = 1 };
+		double sum = 0, ena_sum = 0, run_sum = 0, ena, run;
+		bool mux = false;
 
+		/* perf: each CPU's count scaled, or the sums of counts and times scaled. */
 		for (i = 0; i < n; i++) {
-			double v = (double)(cpus[i].now.values[e] - cpus[i].prev.values[e]);
-
-			if (o->per_cpu)
-				rows[k++] = (struct report_row){ .ev = &ev->ev[e], .cpu = cpus[i].label,
-								 .value = v };
-			sum += v;
+			d.values[0] = cpus[i].now.values[e] - cpus[i].prev.values[e];
+			d.times[0].time_enabled = cpus[i].now.times[e].time_enabled -
+						  cpus[i].prev.times[e].time_enabled;
+			d.times[0].time_running = cpus[i].now.times[e].time_running -
+						  cpus[i].prev.times[e].time_running;
+			ena = (double)d.times[0].time_enabled;
+			run = (double)d.times[0].time_running;
+			mux |= cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED;
+			if (o->per_cpu) {
+				rows[k] = (struct report_row){ .ev = &ev->ev[e], .cpu = cpus[i].label,
+							       .value = count_value(&o->c, &d, 0) };
+				count_row_times(&rows[k++], cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED,
+						ena, run);
+			}
+			sum += (double)d.values[0];
+			ena_sum += ena;
+			run_sum += run;
 		}
-		if (!o->per_cpu)
-			rows[k++] = (struct report_row){ .ev = &ev->ev[e], .value = sum };
+		if (!o->per_cpu) {
+			if (mux && !o->c.no_scale)
+				sum = run_sum > 0 && run_sum < ena_sum ?
+				      floor(sum * ena_sum / run_sum) : run_sum > 0 ? sum : 0;
+			rows[k] = (struct report_row){ .ev = &ev->ev[e], .value = sum };
+			count_row_times(&rows[k++], mux, ena_sum, run_sum);
+		}
 	}
 	report_print(f, &r, rows, nrows);
 	fflush(f);

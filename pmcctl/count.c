@@ -24,7 +24,27 @@ bool parse_long(const char *arg, long min, long max, long *out)
 
 bool count_opt_owns(int c)
 {
-	return c > 0 && c < 256 && c != ':' && strchr(COUNT_SHORTOPTS, c);
+	return c == COUNT_OPT_NO_SCALE || (c > 0 && c < 256 && c != ':' && strchr(COUNT_SHORTOPTS, c));
+}
+
+double count_value(const struct count_opts *co, const struct pmcdrv_read *r, unsigned int i)
+{
+	uint64_t v;
+
+	if (co->no_scale || i >= PMCDRV_MAX_EVENTS)
+		return i < PMCDRV_MAX_EVENTS ? (double)r->values[i] : 0;
+	pmc_scale_count(r->values[i], r->times[i].time_enabled, r->times[i].time_running, &v);
+	return (double)v;
+}
+
+void count_row_times(struct report_row *row, bool mux, double ena, double run)
+{
+	row->mux = mux;
+	if (!mux)
+		return;
+	row->time_running = run;
+	row->running_pct = ena > 0 ? 100.0 * run / ena : 100;
+	row->not_counted = !(run > 0);
 }
 
 int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd)
@@ -50,6 +70,12 @@ int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd)
 		return 0;
 	case 'o':
 		co->out_path = arg;
+		return 0;
+	case 'c':
+		co->no_scale = false;
+		return 0;
+	case COUNT_OPT_NO_SCALE:
+		co->no_scale = true;
 		return 0;
 	default:	/* 'd' */
 		co->device = arg;

@@ -103,10 +103,10 @@ int session_error(const char *cmd, const char *what, int err)
 			"only task-clock, context-switches and cpu-migrations can be counted\n", cmd, what);
 		return -ENODEV;
 	case -ENOSPC:
-		fprintf(stderr, "pmcctl %s: %s: the events do not fit the hardware: more hardware events than "
-			"counters ('pmcctl info' lists them), a {group} larger than the counters, or two events "
-			"that need different values in one extra register (OFFCORE_RESPONSE_0/1); "
-			"multiplexing is not supported\n", cmd, what);
+		fprintf(stderr, "pmcctl %s: %s: the events do not fit the hardware: a {group} larger than "
+			"the counters ('pmcctl info' lists them), or two events of one {group} that need "
+			"different values in one extra register (OFFCORE_RESPONSE_0/1); split the group "
+			"(events outside groups take turns on the counters)\n", cmd, what);
 		return -EINVAL;
 	default:
 		fprintf(stderr, "pmcctl %s: %s: %s\n", cmd, what, strerror(-err));

@@ -40,16 +40,32 @@ struct count_opts {
 	const char *csv_sep;		/* -x */
 	const char *out_path;		/* -o */
 	bool json;			/* -j */
+	bool no_scale;			/* --no-scale: raw counts of a multiplexed session */
 	bool help;			/* -h: the help is printed, nothing more to do */
 };
 
-#define COUNT_SHORTOPTS	"e:x:jo:d:"
+#define COUNT_OPT_NO_SCALE	0x300	/* getopt code of --no-scale (no short option) */
+#define COUNT_SHORTOPTS	"e:x:jo:d:c"
 #define COUNT_LONGOPTS \
+	{ "scale", no_argument, NULL, 'c' }, \
+	{ "no-scale", no_argument, NULL, COUNT_OPT_NO_SCALE }, \
 	{ "event", required_argument, NULL, 'e' }, \
 	{ "field-separator", required_argument, NULL, 'x' }, \
 	{ "json", no_argument, NULL, 'j' }, \
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "device", required_argument, NULL, 'd' }
+
+/*
+ * Event @i of @r as perf stat counts it: scaled by its time_enabled /
+ * time_running (libpmc's pmc_scale_count()) unless --no-scale.
+ */
+double count_value(const struct count_opts *co, const struct pmcdrv_read *r, unsigned int i);
+/*
+ * @row's runtime and running percentage from time_enabled @ena and
+ * time_running @run (summed over CPUs for a total) when the session
+ * multiplexed (@mux): the "(xx.xx%)" column and "<not counted>".
+ */
+void count_row_times(struct report_row *row, bool mux, double ena, double run);
 
 /* Is getopt's option @c one of the shared ones? */
 bool count_opt_owns(int c);

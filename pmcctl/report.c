@@ -73,6 +73,17 @@ static double row_ipc(const struct report_row *rows, unsigned int n, unsigned in
 	return -1;
 }
 
+/* The row's runtime (ns) and percentage of time on a counter, as perf prints them. */
+static double row_running(const struct report *r, const struct report_row *row)
+{
+	return row->mux ? row->time_running : r->time_running;
+}
+
+static double row_pct(const struct report_row *row)
+{
+	return row->mux ? row->running_pct : 100;
+}
+
 static void print_json(FILE *f, const struct report *r, const struct report_row *row, double v,
 		       double ipc)
 {
@@ -88,8 +99,12 @@ static void print_json(FILE *f, const struct report *r, const struct report_row 
 	}
 	fputs("\"event\": ", f);
 	json_string(f, row->ev->name);
-	fprintf(f, ", \"counter-value\": %.6f, \"unit\": \"%s\", \"event-runtime\": %.0f, \"pcnt-running\": 100.00",
-		v, clock ? "msec" : "", r->time_running);
+	if (row->not_counted)
+		fputs(", \"counter-value\": \"<not counted>\"", f);
+	else
+		fprintf(f, ", \"counter-value\": %.6f", v);
+	fprintf(f, ", \"unit\": \"%s\", \"event-runtime\": %.0f, \"pcnt-running\": %.2f",
+		clock ? "msec" : "", row_running(r, row), row_pct(row));
 	if (r->runs > 1)
 		fprintf(f, ", \"runs\": %u, \"variance\": %.2f", r->runs, row->spread_pct);
 	if (ipc >= 0)
@@ -108,10 +123,14 @@ static void print_csv(FILE *f, const struct report *r, const struct report_row *
 		fprintf(f, "%*.9f%s", INTERVAL_LEN, r->interval, s);
 	if (row->cpu)
 		fprintf(f, "%s%s", row->cpu, s);
-	fprintf(f, "%.*f%s%s%s%s", clock ? 2 : 0, v, s, clock ? "msec" : "", s, row->ev->name);
+	if (row->not_counted)
+		fprintf(f, "<not counted>%s%s%s%s", s, clock ? "msec" : "", s, row->ev->name);
+	else
+		fprintf(f, "%.*f%s%s%s%s", clock ? 2 : 0, v, s, clock ? "msec" : "", s,
+			row->ev->name);
 	if (r->runs > 1)
 		fprintf(f, "%s%.2f%%", s, row->spread_pct);
-	fprintf(f, "%s%.0f%s100.00", s, r->time_running, s);
+	fprintf(f, "%s%.0f%s%.2f", s, row_running(r, row), s, row_pct(row));
 	if (ipc >= 0)
 		fprintf(f, "%s%.2f%sinsn per cycle", s, ipc, s);
 	fputc('\n', f);
@@ -177,7 +196,9 @@ static void print_text(FILE *f, const struct report *r, const struct report_row 
 		tl_printf(&l, "%*.9f ", INTERVAL_LEN, r->interval);
 	if (row->cpu)
 		tl_printf(&l, "%-*s ", CPU_LEN, row->cpu);
-	if (clock)
+	if (row->not_counted)
+		tl_printf(&l, "%*s ", COUNTS_LEN, "<not counted>");
+	else if (clock)
 		tl_printf(&l, "%*.2f ", COUNTS_LEN, v);
 	else
 		tl_printf(&l, "%*s ", COUNTS_LEN, fmt_thousands((uint64_t)llround(v), buf, sizeof(buf)));
@@ -193,6 +214,9 @@ static void print_text(FILE *f, const struct report *r, const struct report_row 
 	}
 	if (r->runs > 1 && row->spread_pct != 0)
 		tl_printf(&l, NOISE_FMT, row->spread_pct);
+	/* perf's print_running_std(): the share of time on a counter when not all. */
+	if (row->mux && !row->not_counted && row->running_pct < 100)
+		tl_printf(&l, "  (%.2f%%)", row->running_pct);
 	tl_put(f, &l);
 }
 

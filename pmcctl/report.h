@@ -36,6 +36,15 @@ struct report_row {
 	const char *cpu;	/* "CPU3" with -A, NULL for a total */
 	double value;		/* mean raw value: ns for task-clock */
 	double spread_pct;	/* acc_spread_pct() of the runs, 0 for one run */
+	/*
+	 * The session multiplexed: value is scaled (unless --no-scale), the
+	 * event's own runtime and share of time on a counter are these, and
+	 * a count never on a counter shows perf's "<not counted>".
+	 */
+	bool mux;
+	bool not_counted;
+	double time_running;	/* ns */
+	double running_pct;	/* 100 * time_running / time_enabled */
 };
 
 struct report {

@@ -302,7 +302,8 @@ enum pmc_config_err {
 	PMC_CONFIG_NO_EXTRA_REGS,	/* events[bad_index]: extra not supported */
 	PMC_CONFIG_EXTRA_NO_REG,	/* events[bad_index]: extra on an event without one */
 	PMC_CONFIG_EXTRA_RESERVED,	/* events[bad_index]: extra outside the valid mask */
-	PMC_CONFIG_EXTRA_CONFLICT,	/* events[bad_index]: its register has another value */
+	PMC_CONFIG_EXTRA_CONFLICT,	/* events[bad_index]: 2 values in a register, one group */
+	PMC_CONFIG_BAD_MUX_INTERVAL,	/* mux_interval_ns out of bounds */
 };
 
 struct pmc_config_verdict {
@@ -311,6 +312,7 @@ struct pmc_config_verdict {
 	enum pmc_event_err event_err;	/* PMC_CONFIG_BAD_EVENT */
 	bool has_hw;			/* some event needs the PMU */
 	bool has_kernel;		/* some event counts kernel mode */
+	bool mux;			/* the events take turns on the counters */
 };
 
 /*
@@ -339,7 +341,9 @@ int pmc_config_layout(u32 size, u32 event_size, u32 *stride, u32 *slots);
  * -EOPNOTSUPP (see pmc_event_check) or -ENOSPC; details in @v.
  * cfg->event_size is the transport's (pmc_config_layout): not checked.
  * Events with one non-zero group must fit the counters together (ENOSPC
- * otherwise).  The extra values are pmc_config_extra()'s.
+ * otherwise).  When all the hardware events do not fit at once, v->mux is
+ * set, 0 returned and counter[i] is ~0 for every event (pmc_mux_step()
+ * places them).  The extra values are pmc_config_extra()'s.
  */
 int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v);
@@ -385,11 +389,44 @@ struct pmc_extra_prog {
  * encoding has an extra register uses it, with its extra value (0 too).
  * Returns 0, -EOPNOTSUPP (an extra value, no table), -EINVAL (an extra
  * value on an event without an extra register, or bits outside the valid
- * mask) or -ENOSPC (two events need different values in one register);
- * details in @v.
+ * mask) or -ENOSPC (two events of one group need different values in one
+ * register); details in @v.  Two events of different units that need
+ * different values set v->mux: they are scheduled apart (@xp then unused).
  */
 int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
 		     struct pmc_extra_prog *xp, struct pmc_config_verdict *v);
+
+/* ---- Multiplexing ------------------------------------------------------- */
+/*
+ * A multiplexing session's hardware events form scheduling units: the
+ * events of one non-zero group, or a lone event, numbered in the order of
+ * their first event.  Step @first of the rotation puts unit @first on the
+ * counters, then each following unit (cyclically) that still fits with
+ * those already placed: counters (pmc_assign_counters) and extra register
+ * values.  Every unit fits alone (pmc_config_check, pmc_config_extra), so
+ * every step is non-empty and unit @first is always in step @first.
+ */
+struct pmc_mux_work {
+	/* pmc_mux_prepare(): the session's hardware events, in config order */
+	unsigned int nhw, nr_units;
+	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	u8 unit[PMCDRV_MAX_EVENTS];
+	s8 xreg[PMCDRV_MAX_EVENTS];		/* extra register slot, -1 for none */
+	u64 xval[PMCDRV_MAX_EVENTS];
+	/* pmc_mux_step(): the events on the counters, their specs and counters */
+	unsigned int nr;
+	u8 hw[PMCDRV_MAX_EVENTS];		/* index among the hardware events */
+	struct pmc_event_spec step_specs[PMCDRV_MAX_EVENTS];
+	u32 idx[PMCDRV_MAX_EVENTS];
+	struct pmc_extra_prog extra;
+};
+
+/* Fill @w's first part for a checked @cfg (extra registers of @m, may be NULL). */
+void pmc_mux_prepare(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+		     struct pmc_mux_work *w);
+/* Fill @w's step part for rotation step @first (< w->nr_units); returns w->nr. */
+unsigned int pmc_mux_step(struct pmc_mux_work *w, const struct pmc_arch_perfmon *pm,
+			  const struct pmc_extra_model *m, u64 usable, unsigned int first);
 
 /* ---- Counter assignment ------------------------------------------------ */
 /*

@@ -593,7 +593,7 @@ static struct expect config_defect(struct fz *f, struct pmcdrv_config *c, bool r
 		switch (rn(f, 3)) {
 		case 0: c->event_size = 1 + rn(f, 7); break;	/* below VER0: EINVAL */
 		case 1: c->reserved[0] = rnd(f) | 1; break;
-		default: c->reserved[1] = rnd(f) | 1ULL << 63; break;
+		default: c->mux_interval_ns = rnd(f) | 1ULL << 63; break;	/* over 1 s */
 		}
 		ex.why = "reserved field";
 		return ex;
@@ -838,7 +838,8 @@ static void check_read_out(struct fz *f, const struct pmcdrv_read *o)
 	unsigned int i;
 
 	if (o->size != sizeof(*o) || !all_zero(o->reserved, sizeof(o->reserved)) ||
-	    (o->flags & ~(0xfU | PMCDRV_READ_HW_FAULTS)) || o->nr_events > PMCDRV_MAX_EVENTS ||
+	    (o->flags & ~(0xfU | PMCDRV_READ_HW_FAULTS | PMCDRV_READ_MULTIPLEXED)) ||
+	    o->nr_events > PMCDRV_MAX_EVENTS ||
 	    !o->nr_events || o->time_running != o->time_enabled ||
 	    !!(o->flags & PMCDRV_READ_HW_FAULTS) != !!o->hw_faults ||
 	    (!!(o->flags & PMCDRV_READ_LOST_TASKS) != !!o->lost_tasks))
@@ -865,7 +866,7 @@ static void check_config_out(struct fz *f, const struct pmcdrv_config *o,
 			     const struct pmcdrv_config *in)
 {
 	uint64_t seen = 0;
-	unsigned int i;
+	unsigned int i, hw = 0, mux = 0;
 
 	if (o->size != sizeof(*o))
 		violation(f, "CONFIG output size %u", o->size);
@@ -877,12 +878,21 @@ static void check_config_out(struct fz *f, const struct pmcdrv_config *o,
 				violation(f, "CONFIG: software event %u got counter %#x, want ~0", i, c);
 			continue;
 		}
+		/* A multiplexing session: ~0 for every hardware event (checked below). */
+		hw++;
+		if (c == ~0U) {
+			mux++;
+			continue;
+		}
 		if (c >= 64 || !(info0.avail_mask & (1ULL << c)) || (seen & (1ULL << c)))
 			violation(f, "CONFIG: event %u got counter %u (avail %#llx, taken %#llx)", i, c,
 				  (unsigned long long)info0.avail_mask, (unsigned long long)seen);
 		else
 			seen |= 1ULL << c;
 	}
+	if (mux && mux != hw)
+		violation(f, "CONFIG: %u of %u hardware events got counter ~0 (all or none: multiplexing)",
+			  mux, hw);
 }
 
 /* ---- the fd table ---------------------------------------------------------------------- */
@@ -1721,7 +1731,8 @@ static void op_lifecycle(struct fz *f)
 	xio(f, fd, K_CONFIG, &c2, already, "again");
 	if (!xread(f, fd, &r1, "configured"))
 		goto out;
-	if (r1.nr_events != c.nr_events || (r1.flags & ~PMCDRV_READ_ENABLED) || r1.nr_tasks ||
+	if (r1.nr_events != c.nr_events ||
+	    (r1.flags & ~(PMCDRV_READ_ENABLED | PMCDRV_READ_MULTIPLEXED)) || r1.nr_tasks ||
 	    r1.time_enabled || r1.lost_tasks || !all_zero(r1.values, sizeof(r1.values)))
 		violation(f, "READ before ATTACH: nr_events %u (want %u) flags %#x nr_tasks %u time %llu: want nothing counted",
 			  r1.nr_events, c.nr_events, r1.flags, r1.nr_tasks,

@@ -407,10 +407,11 @@ static void test_config_fixed_busy(void)
 	cfg.events[1] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_HW, .event = 0x00, .umask = 0x03,
 					       .flags = PMCDRV_EVF_USER };
 	cfg.events[2] = cfg.events[1];
-	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
-	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_FIXED_BUSY);
-	CU_ASSERT_EQUAL(v.bad_index, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "ref-cycles"));
+	/* Two ref-cycles: no GP fallback, they take turns on fixed counter 2. */
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
+	CU_ASSERT_EQUAL(counter[1], ~0U);
+	CU_ASSERT_EQUAL(counter[2], ~0U);
 	/* One ref-cycles and raw 0x013C: fixed 2 and a GP counter. */
 	cfg.events[2].event = 0x3c;
 	cfg.events[2].umask = 0x01;
@@ -497,11 +498,11 @@ static void test_config_groups(void)
 	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_GROUP_TOO_BIG);
 	CU_ASSERT_EQUAL(v.bad_index, 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "group"));
-	/* The same events without the group: the session does not fit either. */
+	/* The same events without the group: they multiplex. */
 	for (i = 0; i < 7; i++)
 		cfg.events[i].group = 0;
-	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -ENOSPC);
-	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_NO_COUNTERS);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
 	/* Two groups that fit alone and together; software events in a group need no counter. */
 	cfg.events[6].group = 2;
 	cfg.events[5].group = 2;
@@ -591,6 +592,89 @@ static void test_extra_models(void)
 }
 
 /* Extra values: EOPNOTSUPP without a table, EINVAL, ENOSPC, what to program. */
+/* Multiplexing: units, rotation steps, extra values apart, the interval's bounds. */
+static void test_mux_steps(void)
+{
+	const struct pmc_extra_model *m = pmc_extra_model_find(6, 0x5e);
+	struct pmc_arch_perfmon pm = skl();
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	struct pmc_mux_work w;
+	u32 counter[PMCDRV_MAX_EVENTS];
+	unsigned int i, r, seen[PMCDRV_MAX_EVENTS] = { 0 };
+	bool g2, g3;
+
+	memset(&cfg, 0, sizeof(cfg));
+	for (i = 0; i < 6; i++)
+		cfg.events[i] = hw_ev(0xd1, 1U << i, i == 2 || i == 3 ? 7 : 0);
+	cfg.events[6] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW, .sw_id = PMCDRV_SW_TASK_CLOCK };
+	cfg.nr_events = 7;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
+	pmc_mux_prepare(&cfg, m, &w);
+	CU_ASSERT_EQUAL(w.nhw, 6);
+	CU_ASSERT_EQUAL(w.nr_units, 5);
+	CU_ASSERT_EQUAL(w.unit[2], w.unit[3]);
+	/* Step 0: units 0, 1 and the group fill the 4 GP counters. */
+	CU_ASSERT_EQUAL(pmc_mux_step(&w, &pm, m, ~0ULL, 0), 4);
+	CU_ASSERT_EQUAL(w.hw[0], 0);
+	CU_ASSERT_EQUAL(w.hw[3], 3);
+	/* Step 3 (hardware event 4): 4, 5, then 0, 1; the group no longer fits. */
+	CU_ASSERT_EQUAL(pmc_mux_step(&w, &pm, m, ~0ULL, 3), 4);
+	CU_ASSERT_EQUAL(w.hw[0], 4);
+	CU_ASSERT_EQUAL(w.hw[1], 5);
+	CU_ASSERT_EQUAL(w.hw[2], 0);
+	CU_ASSERT_EQUAL(w.hw[3], 1);
+	for (r = 0; r < w.nr_units; r++) {
+		pmc_mux_step(&w, &pm, m, ~0ULL, r);
+		g2 = g3 = false;
+		for (i = 0; i < w.nr; i++) {
+			seen[w.hw[i]]++;
+			g2 |= w.hw[i] == 2;
+			g3 |= w.hw[i] == 3;
+			CU_ASSERT(w.idx[i] < 4);
+		}
+		CU_ASSERT_EQUAL(g2, g3);	/* a group is on the counters whole or not at all */
+	}
+	for (i = 0; i < w.nhw; i++)
+		CU_ASSERT(seen[i] > 0);
+
+	/* Two offcore events with different values: never in one step. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.events[0] = hw_ev(0xb7, 0x01, 0);
+	cfg.events[0].extra = 0x10001;
+	cfg.events[1] = cfg.events[0];
+	cfg.events[1].extra = 0x10002;
+	cfg.events[2] = hw_ev(0xc0, 0x00, 0);
+	cfg.nr_events = 3;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT_FALSE(v.mux);
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &w.extra, &v), 0);
+	CU_ASSERT(v.mux);
+	pmc_mux_prepare(&cfg, m, &w);
+	CU_ASSERT_EQUAL(w.nr_units, 3);
+	CU_ASSERT_EQUAL(pmc_mux_step(&w, &pm, m, ~0ULL, 0), 2);
+	CU_ASSERT_EQUAL(w.hw[0], 0);
+	CU_ASSERT_EQUAL(w.hw[1], 2);
+	CU_ASSERT_EQUAL(w.extra.val[0], 0x10001);
+	CU_ASSERT_EQUAL(pmc_mux_step(&w, &pm, m, ~0ULL, 1), 2);
+	CU_ASSERT_EQUAL(w.hw[0], 1);
+	CU_ASSERT_EQUAL(w.extra.val[0], 0x10002);
+	CU_ASSERT_EQUAL(w.extra.msr[0], PMC_MSR_OFFCORE_RSP_0);
+
+	/* mux_interval_ns: 0 or 1 ms..1 s. */
+	cfg.mux_interval_ns = PMCDRV_MUX_INTERVAL_MIN_NS - 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_BAD_MUX_INTERVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "mux_interval_ns"));
+	cfg.mux_interval_ns = PMCDRV_MUX_INTERVAL_MAX_NS + 1;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	cfg.mux_interval_ns = PMCDRV_MUX_INTERVAL_MIN_NS;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	cfg.mux_interval_ns = PMCDRV_MUX_INTERVAL_MAX_NS;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+}
+
 static void test_config_extra(void)
 {
 	const struct pmc_extra_model *m = pmc_extra_model_find(6, 0x5e);
@@ -640,9 +724,18 @@ static void test_config_extra(void)
 	cfg.nr_events = 3;
 	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
 	cfg.events[2].extra = 0x10002;
+	/* Two units: scheduled apart; one group: ENOSPC. */
+	memset(&v, 0, sizeof(v));
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	CU_ASSERT(v.mux);
+	cfg.events[1].group = 4;
+	cfg.events[2].group = 4;
 	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -ENOSPC);
 	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_EXTRA_CONFLICT);
 	CU_ASSERT_EQUAL(v.bad_index, 2);
+	cfg.events[1].group = 0;
+	cfg.events[2].group = 0;
+	memset(&v, 0, sizeof(v));
 	/* Two registers: OFFCORE_RESPONSE_1 takes MSR_OFFCORE_RSP_1. */
 	cfg.events[2] = hw_ev(0xbb, 0x01, 0);
 	cfg.events[2].extra = 0x10002;
@@ -846,6 +939,7 @@ void register_pmu_logic_tests(void)
 		{ "config VER1 fields", test_config_ver1_fields },
 		{ "extra-register tables", test_extra_models },
 		{ "config extra values", test_config_extra },
+		{ "multiplexing units and steps", test_mux_steps },
 		{ "enabled counters", test_enabled_counters },
 		{ "who has counters in use", test_scan_in_use },
 		{ "width-agnostic delta", test_delta },

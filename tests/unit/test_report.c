@@ -391,6 +391,31 @@ static void test_note(void)
 }
 
 /*
+ * A multiplexed session (perf's print_running_std()): a count on the
+ * counters part of the time is followed by its share, "(41.67%)"; one never
+ * on them is "<not counted>" with no share; one on them all the time, or of
+ * a session that fits, has none.  CSV/JSON carry each row's own runtime and
+ * percentage.
+ */
+static void test_multiplexed(void)
+{
+	static const double v[] = { 1234567, 200001234, 0, 400002468 };
+	struct fixture fx;
+
+	fx_init(&fx, "task-clock,instructions:u,cycles:u,cycles:k");
+	fx_rows(&fx, v, ARRAY_SIZE(v));
+	fx.rows[1].mux = true;
+	fx.rows[1].time_running = 514403;
+	fx.rows[1].running_pct = 41.6667;
+	fx.rows[2].mux = true;
+	fx.rows[2].not_counted = true;
+	fx.rows[3].mux = true;
+	fx.rows[3].time_running = 1234567;
+	fx.rows[3].running_pct = 100;
+	CHECK_ALL(&fx, "multiplexed");
+}
+
+/*
  * Events by code keep the user's spelling; 0x00c0 and r003c are
  * instructions and cycles, so IPC shows.  A long cpu/.../ name overflows
  * the name column, and so does a 16-digit count its column.
@@ -529,6 +554,7 @@ void register_report_tests(void)
 		{ "IPC: zero cycles, other CPU", test_ipc_no_ratio },
 		{ "task-clock without elapsed time", test_clock_without_elapsed },
 		{ "note: text only", test_note },
+		{ "multiplexed: (xx.xx%), <not counted>", test_multiplexed },
 		{ "events by code, long names, big counts", test_raw_names },
 	};
 	UNIT_ADD_SUITE("report", tests);

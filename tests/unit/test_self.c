@@ -70,6 +70,32 @@ static void test_like_fold(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* perf stat's scaling: truncated val * enabled / running; <not counted> at running 0. */
+static void test_scale_count(void)
+{
+	uint64_t v = 7;
+
+	CU_ASSERT_EQUAL(pmc_scale_count(1000, 100, 100, &v), 0);
+	CU_ASSERT_EQUAL(v, 1000);
+	CU_ASSERT_EQUAL(pmc_scale_count(1000, 100, 200, &v), 0);	/* running > enabled: raw */
+	CU_ASSERT_EQUAL(v, 1000);
+	CU_ASSERT_EQUAL(pmc_scale_count(1000, 100, 0, &v), -1);
+	CU_ASSERT_EQUAL(v, 0);
+	CU_ASSERT_EQUAL(pmc_scale_count(1000, 300, 100, &v), 1);
+	CU_ASSERT_EQUAL(v, 3000);
+	/* 10 * 2 / 3 = 6.67: truncated as libperf's perf_counts_values__scale() */
+	CU_ASSERT_EQUAL(pmc_scale_count(10, 2, 3, &v), 0);
+	CU_ASSERT_EQUAL(v, 10);
+	CU_ASSERT_EQUAL(pmc_scale_count(10, 3, 2, &v), 1);
+	CU_ASSERT_EQUAL(v, 15);
+	CU_ASSERT_EQUAL(pmc_scale_count(20, 3, 9, &v), 0);
+	CU_ASSERT_EQUAL(pmc_scale_count(20, 9, 7, &v), 1);
+	CU_ASSERT_EQUAL(v, 25);	/* 25.71 */
+	/* Saturates instead of wrapping. */
+	CU_ASSERT_EQUAL(pmc_scale_count(UINT64_MAX / 2, 1000, 1, &v), 1);
+	CU_ASSERT_EQUAL(v, UINT64_MAX);
+}
+
 void register_self_tests(void)
 {
 	static const struct unit_test tests[] = {
@@ -77,6 +103,7 @@ void register_self_tests(void)
 		{ "offset + advance", test_advance },
 		{ "wrap at 40, 48, 64 bits", test_wrap },
 		{ "equals the module's fold for every width", test_like_fold },
+		{ "perf stat's scaling of a multiplexed count", test_scale_count },
 	};
 	UNIT_ADD_SUITE("self-read", tests);
 }

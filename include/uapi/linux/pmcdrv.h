@@ -172,9 +172,25 @@ struct pmcdrv_config {
 	 * entries.
 	 */
 	__u32 event_size;
-	__u64 reserved[2];		/* must be zero */
+	/*
+	 * in: with more hardware events than counters (or extra registers
+	 * that two of them need with different values), the session
+	 * multiplexes: its scheduling units (a group, or a lone event) take
+	 * turns on the counters, one turn every mux_interval_ns of the time it
+	 * counts on a CPU.  0: perf's default, 1000 / HZ ms of the kernel (4 ms
+	 * at HZ=250, kernel/events/core.c PERF_CPU_HRTIMER); otherwise
+	 * PMCDRV_MUX_INTERVAL_MIN_NS..PMCDRV_MUX_INTERVAL_MAX_NS (EINVAL
+	 * outside).  Ignored by a session that fits the counters.  It
+	 * was reserved[0]: a caller of the first layout passes 0.
+	 */
+	__u64 mux_interval_ns;
+	__u64 reserved[1];		/* must be zero */
 	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];	/* unused entries must be zero */
 };
+
+/* bounds of mux_interval_ns; perf_event_mux_interval_ms is at least 1 ms too */
+#define PMCDRV_MUX_INTERVAL_MIN_NS	1000000ULL
+#define PMCDRV_MUX_INTERVAL_MAX_NS	1000000000ULL
 
 /* 16 events of PMCDRV_EVENT_SIZE_VER0 bytes */
 #define PMCDRV_CONFIG_SIZE_VER0	544
@@ -215,6 +231,11 @@ struct pmcdrv_attach {
 #define PMCDRV_READ_SECURE_EXEC	(1U << 4)
 /* an MSR access faulted while this session's counters were programmed or read */
 #define PMCDRV_READ_HW_FAULTS	(1U << 5)
+/*
+ * The session multiplexes (pmcdrv_config.mux_interval_ns): each event's
+ * time_running is its own, in times[] (PMCDRV_READ_SIZE_VER1).
+ */
+#define PMCDRV_READ_MULTIPLEXED	(1U << 6)
 
 /* PMCDRV_IOC_READ: every value of the session in one call. */
 struct pmcdrv_read {
@@ -242,9 +263,9 @@ struct pmcdrv_read {
 	/* ---- PMCDRV_READ_SIZE_VER1 ---- */
 	/*
 	 * out: per event, ns its tracked tasks were on a CPU while enabled and
-	 * ns of that the event was on a counter (equal unless the session has
-	 * more events than counters); the scaled estimate of a count is
-	 * values[i] * time_enabled / time_running.
+	 * ns of that the event was on a counter (equal unless the session
+	 * multiplexes: see pmcdrv_config.mux_interval_ns); the scaled estimate
+	 * of a count is values[i] * time_enabled / time_running.
 	 */
 	struct pmcdrv_read_time {
 		__u64 time_enabled;
