@@ -101,7 +101,8 @@ struct pmc_self;
  * otherwise (no PMU, a software event, RDPMC disabled by the
  * administrator) through PMCDRV_IOC_READ_SELF, with the same results.  A
  * CPU session, or a module without READ_SELF, reads the whole session
- * through PMCDRV_IOC_READ.  -ESRCH: @s does not track the calling thread.
+ * through PMCDRV_IOC_READ.  -ESRCH: @s does not track the calling thread;
+ * -EOPNOTSUPP: @s multiplexes (its events take turns on the counters).
  * One reader per thread; a reader inherited by fork fails with -ECHILD
  * (the child opens its own).
  */

@@ -145,6 +145,13 @@ int pmc_self_open(struct pmc_session *s, struct pmc_self **out)
 	if (err == -EOPNOTSUPP || err == -ENOTTY) {
 		err = pmc_session_read(s, &rd);
 		r->mode = PMC_SELF_SESSION;
+		/*
+		 * A multiplexing session's raw counts are not a thread's and
+		 * its events are not all counting: a region's differences of
+		 * them would mean nothing.
+		 */
+		if (!err && (rd.flags & PMCDRV_READ_MULTIPLEXED))
+			err = -EOPNOTSUPP;
 	} else {
 		r->mode = PMC_SELF_IOCTL;
 	}
@@ -197,7 +204,13 @@ bool pmc_self_fast(const struct pmc_self *r)
 static __attribute__((noinline)) int read_slow(struct pmc_self *r, uint64_t *vals, unsigned int n,
 					       uint64_t *time_enabled, uint64_t *time_running)
 {
-	struct pmcdrv_read rd;
+	/*
+	 * Cache-line aligned: glibc's memset() of it (in pmc_session_read())
+	 * takes a number of steps that depends on the buffer's alignment, so
+	 * an unaligned one would make this path's instruction count depend on
+	 * the caller's stack layout (62-regions asserts it exactly).
+	 */
+	struct pmcdrv_read rd __attribute__((aligned(64)));
 	int err;
 
 	if (r->mode == PMC_SELF_FORKED)

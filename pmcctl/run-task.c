@@ -283,6 +283,18 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	res->regions = NULL;
 	res->regions_len = 0;
 	if (o->regions) {
+		err = pmc_session_read(s, &res->r);
+		if (err || (res->r.flags & PMCDRV_READ_MULTIPLEXED)) {
+			if (err)
+				fprintf(stderr, "pmcctl run: --regions: cannot read the session: %s\n",
+					strerror(-err));
+			else
+				fprintf(stderr, "pmcctl run: --regions: the events do not fit the counters at "
+					"once (they would take turns), and a region needs all of them counting; "
+					"give fewer events ('pmcctl info' lists the counters)\n");
+			pmc_session_close(s);
+			return err ? -EIO : -EINVAL;
+		}
 		rfd = regions_file();
 		if (rfd < 0) {
 			pmc_session_close(s);

@@ -120,6 +120,10 @@ static void test_many(void)
 	struct pmc_mux_work w;
 	struct pmcdrv_read r;
 	double share[NEV] = { 0 }, scaled, run_share, want;
+	/* Bounds: 1% and 0.05 of a share, wider where 69-multiplex.sh says why (a debug kernel). */
+	const char *env_tol = getenv("MUX_TOL_PCT"), *env_stol = getenv("MUX_SHARE_TOL");
+	double tol = env_tol ? strtod(env_tol, NULL) : 1.0;
+	double stol = env_stol ? strtod(env_stol, NULL) : 0.05;
 	unsigned int i, k, step, hw_i, steps[NEV] = { 0 };
 	int fd, e;
 	void *page;
@@ -170,10 +174,11 @@ static void test_many(void)
 			      "mux: an event in every step ran all the time",
 			      "event %u: running %" PRIu64 " of %" PRIu64, i,
 			      (uint64_t)t->time_running, (uint64_t)t->time_enabled);
-		CHECK(&st, scaled > want * 0.99 && scaled < want * 1.01,
-		      "mux: scaled count within 1% of the exact one", "event %u: %.0f vs %.0f (%+.3f%%)",
-		      i, scaled, want, (scaled - want) * 100 / want);
-		CHECK(&st, run_share > share[hw_i] - 0.05 && run_share < share[hw_i] + 0.05,
+		CHECK(&st, scaled > want * (1 - tol / 100) && scaled < want * (1 + tol / 100),
+		      "mux: scaled count within the bound (1%, MUX_TOL_PCT) of the exact one",
+		      "event %u: %.0f vs %.0f (%+.3f%%, bound %.1f%%)",
+		      i, scaled, want, (scaled - want) * 100 / want, tol);
+		CHECK(&st, run_share > share[hw_i] - stol && run_share < share[hw_i] + stol,
 		      "mux: time_running is the event's share of the rotation",
 		      "event %u: %.4f, plan %.4f", i, run_share, share[hw_i]);
 	}
@@ -224,6 +229,35 @@ static void test_fit_and_bounds(void)
 	CHECK(&st, e == 0, "mux: mux_interval_ns 1 ms accepted", "errno %d", e);
 }
 
+/* libpmc's self-reader (regions) refuses a multiplexing session: its counts take turns. */
+static void test_self_refused(void)
+{
+	struct pmcdrv_config c = many(0);
+	struct pmc_session *s;
+	struct pmc_self *rd = NULL;
+	unsigned int i;
+	int err;
+
+	err = pmc_session_open(dev, &s);
+	CHECK(&st, err == 0, "mux: libpmc opens a session", "%d", err);
+	if (err)
+		return;
+	for (i = 0; i < c.nr_events; i++)
+		pmc_session_add(s, &c.events[i]);
+	err = pmc_session_config(s);
+	if (!err)
+		err = pmc_session_attach(s, 0, 0);
+	CHECK(&st, err == 0, "mux: libpmc configures 12 events and attaches itself", "%d", err);
+	if (!err) {
+		err = pmc_self_open(s, &rd);
+		CHECK(&st, err == -EOPNOTSUPP,
+		      "mux: pmc_self_open() of a multiplexing session -> -EOPNOTSUPP", "%d", err);
+		if (!err)
+			pmc_self_close(rd);
+	}
+	pmc_session_close(s);
+}
+
 int main(int argc, char **argv)
 {
 	struct pmcdrv_config c;
@@ -237,5 +271,6 @@ int main(int argc, char **argv)
 		dev = argv[1];
 	test_many();
 	test_fit_and_bounds();
+	test_self_refused();
 	return check_summary(&st, "mux");
 }
