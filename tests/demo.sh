@@ -36,7 +36,7 @@ exec tests/vm/run -- bash -c '
 		echo "### pmcctl run -e {INST_RETIRED:ANY_P,CPU_CLK_UNHALTED:THREAD_P}:u: libpfm4 names, one group"
 		pmcctl run -e "{INST_RETIRED:ANY_P,CPU_CLK_UNHALTED:THREAD_P}:u" -- build/progs/loop 001000000
 		echo "### pmcctl run with 10 events on 4 GP + 3 fixed counters: multiplexed and scaled as perf stat, (xx.xx%) = time on a counter"
-		pmcctl run -e instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u,BR_INST_RETIRED:ALL_BRANCHES:u,{r00c0:u,r003c:u} -- build/progs/loop 020000000
+		pmcctl run -e "instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u,CPU_CLK_UNHALTED:THREAD_P:u,{r00c0:u,r003c:u}" -- build/progs/loop 020000000
 		echo "### pmcctl run -p PID --duration 0.5: a process that already runs"
 		build/progs/loop 999999999 & pid=$!
 		pmcctl run -p $pid --duration 0.5 -e instructions:u,cycles:u
