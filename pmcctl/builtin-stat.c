@@ -364,6 +364,7 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 						  cpus[i].prev.times[e].time_enabled;
 			d.times[0].time_running = cpus[i].now.times[e].time_running -
 						  cpus[i].prev.times[e].time_running;
+			d.flags = cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED;
 			ena = (double)d.times[0].time_enabled;
 			run = (double)d.times[0].time_running;
 			mux |= cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED;

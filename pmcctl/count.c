@@ -31,8 +31,11 @@ double count_value(const struct count_opts *co, const struct pmcdrv_read *r, uns
 {
 	uint64_t v;
 
-	if (co->no_scale || i >= PMCDRV_MAX_EVENTS)
-		return i < PMCDRV_MAX_EVENTS ? (double)r->values[i] : 0;
+	if (i >= PMCDRV_MAX_EVENTS)
+		return 0;
+	/* Only a multiplexing session's counts need it (the MSR fallback has no times). */
+	if (co->no_scale || !(r->flags & PMCDRV_READ_MULTIPLEXED))
+		return (double)r->values[i];
 	pmc_scale_count(r->values[i], r->times[i].time_enabled, r->times[i].time_running, &v);
 	return (double)v;
 }
