@@ -1627,9 +1627,11 @@ static void op_exiter(struct fz *f)
 
 /*
  * READ_SELF and mmap on a private session at a known stage: exact errnos.
- * @tracked: the calling thread is counted by it; @cpu: a CPU session.
+ * @tracked: the calling thread is counted by it; @cpu: a CPU session;
+ * @mux: a multiplexing session (READ said PMCDRV_READ_MULTIPLEXED).
  */
-static void self_exact(struct fz *f, int fd, int stage, bool tracked, bool cpu, uint32_t nr_events)
+static void self_exact(struct fz *f, int fd, int stage, bool tracked, bool cpu, bool mux,
+		       uint32_t nr_events)
 {
 	struct expect ex;
 	struct pmcdrv_read r;
@@ -1639,6 +1641,8 @@ static void self_exact(struct fz *f, int fd, int stage, bool tracked, bool cpu, 
 		ex = (struct expect){ .ok = false, .errs = eb(EBADFD), .why = "before ATTACH" };
 	} else if (cpu) {
 		ex = (struct expect){ .ok = false, .errs = eb(EOPNOTSUPP), .why = "a CPU session" };
+	} else if (mux) {
+		ex = (struct expect){ .ok = false, .errs = eb(EOPNOTSUPP), .why = "a multiplexing session" };
 	} else if (!tracked) {
 		ex = (struct expect){ .ok = false, .errs = eb(ESRCH), .why = "an untracked thread" };
 	} else {
@@ -1688,7 +1692,7 @@ static void op_lifecycle(struct fz *f)
 	gen_attach(f, &a, T_SELF);
 	xio(f, fd, K_ATTACH, &a, badfd, "fresh");
 	if (chance(f, 15))
-		self_exact(f, fd, 0, false, false, 0);
+		self_exact(f, fd, 0, false, false, false, 0);
 
 	gen_config(f, &c, chance(f, 60), &cp);
 	cin = c;
@@ -1757,7 +1761,7 @@ static void op_lifecycle(struct fz *f)
 
 		self_exact(f, fd, attached ? 2 : 1,
 			   attached && t != T_CPU && (a.pid == 0 || a.pid == me),
-			   attached && t == T_CPU, c.nr_events);
+			   attached && t == T_CPU, r1.flags & PMCDRV_READ_MULTIPLEXED, c.nr_events);
 	}
 
 	for (i = 0; i < 3; i++) {
