@@ -119,7 +119,7 @@ static int pmcd_cpu_online(unsigned int cpu)
 	local_irq_save(flags);
 	this_cpu_ptr(&pmcd_cpus)->offline = false;
 	/* Whatever ran here while the CPU was away may have left anything. */
-	pmcd_hw_forget_cpu();
+	pmcd_hw_cpu_back("online");
 	if (s && READ_ONCE(s->enabled))
 		pmcd_ipi_cpu_start(s);
 	local_irq_restore(flags);
@@ -160,7 +160,7 @@ static void pmcd_resume(void)
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 
 	pc->suspended = false;
-	pmcd_hw_forget_cpu();	/* the firmware may have reset the PMU */
+	pmcd_hw_cpu_back("resume");	/* the firmware may have reset the PMU */
 	if (pc->sess)
 		pmcd_cpu_start(pc);
 }

@@ -221,6 +221,7 @@ static void pmcd_fault(void)
 struct pmcd_hw_cpu {
 	unsigned long gen;		/* pmcd_hw_gen when valid, 0: nothing known */
 	u64 dirty;			/* counters enabled by pmcdrv, not yet cleared */
+	u64 dirty_owner;		/* who last enabled one since the last clear; 0: none */
 	bool global_known;
 	bool fixed_known;
 	u64 global_ctrl;		/* IA32_PERF_GLOBAL_CTRL */
@@ -425,6 +426,7 @@ unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool s
 				hc->evtsel[b] = p->evtsel[i];
 			hc->known |= BIT_ULL(b);
 			hc->dirty |= BIT_ULL(b);
+			hc->dirty_owner = owner;
 		} else if (p->sel_msr[i] && hc->evtsel[b] != p->evtsel[i]) {
 			pmcd_wr(p->sel_msr[i], p->evtsel[i]);
 			hc->evtsel[b] = p->evtsel[i];
@@ -567,6 +569,7 @@ out:
 		hc->dirty = 0;
 		hc->extra_dirty = 0;
 	}
+	hc->dirty_owner = 0;
 	pmcd_hw_forget_cpu();
 }
 
@@ -578,6 +581,26 @@ static void pmcd_hw_clear_ipi(void *info)
 void pmcd_hw_forget_cpu(void)
 {
 	this_cpu_ptr(&pmcd_hw_cpus)->gen = 0;
+}
+
+/*
+ * This CPU comes back (@why: "online" or "resume") from where pmcdrv could
+ * not see its registers.  Its teardown (the offline or suspend callback)
+ * cleared whatever pmcdrv had enabled here, so pmcdrv cannot have enabled
+ * anything since: if it did, that is the unexplained leftover of
+ * docs/testing.md ("A counter left enabled after a suspend").  Name the
+ * counters and their session, clear them now, then forget the registers.
+ */
+void pmcd_hw_cpu_back(const char *why)
+{
+	struct pmcd_hw_cpu *hc = this_cpu_ptr(&pmcd_hw_cpus);
+
+	if (unlikely(hc->dirty_owner)) {
+		pr_warn("CPU %d: counters 0x%llx enabled by session %llu after this CPU's teardown cleared them, found at %s; clearing them\n",
+			smp_processor_id(), hc->dirty, hc->dirty_owner, why);
+		pmcd_hw_clear_cpu();
+	}
+	pmcd_hw_forget_cpu();
 }
 
 void pmcd_hw_release(const struct pmcd_hw_caps *caps)

@@ -61,6 +61,8 @@ void pmcd_hw_release(const struct pmcd_hw_caps *caps);
  * CPU (before it goes offline or suspends; on every CPU when the claim is
  * released).  forget_cpu: the registers may have been written by someone
  * else (resume, a CPU coming online): read them again before trusting them.
+ * cpu_back: forget_cpu for a CPU coming online or resuming, which first
+ * clears and reports anything pmcdrv enabled there after its teardown.
  * A failed MSR access is counted in pmcd_hw_faults (reported by INFO) and
  * otherwise ignored; start and stop return how many of theirs failed (the
  * session's share, reported by READ).
@@ -79,6 +81,7 @@ void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
 unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);
 void pmcd_hw_clear_cpu(void);
 void pmcd_hw_forget_cpu(void);
+void pmcd_hw_cpu_back(const char *why);
 /* RDPMC's ECX for the counter of GLOBAL_CTRL bit @idx (bit 30: fixed counters). */
 u32 pmcd_hw_rdpmc_ecx(u32 idx);
 extern atomic64_t pmcd_hw_faults;
