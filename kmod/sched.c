@@ -331,16 +331,21 @@ static void pmcd_track_child_locked(struct pmcd_task_ctx *parent, struct task_st
 	if (parent->dead || s->closing)
 		return;
 	ctx = list_first_entry_or_null(&s->pool, struct pmcd_task_ctx, node);
-	if (!ctx) {
+	if (ctx) {
+		list_del(&ctx->node);
+		s->pool_count--;
+		ctx->armed_exec = parent->armed_exec;
+		pmcd_track_locked(s, ctx, child);
+	} else {
 		atomic64_inc(&s->lost_tasks);
-		schedule_work(&s->refill);
-		return;
 	}
-	list_del(&ctx->node);
-	if (--s->pool_count < PMC_POOL_LOW)
-		schedule_work(&s->refill);
-	ctx->armed_exec = parent->armed_exec;
-	pmcd_track_locked(s, ctx, child);
+	/* A burst: the next may be as large again; once per refill (internal.h). */
+	if (s->pool_count < s->pool_target / 4 && !s->pool_grew && s->pool_target < PMC_POOL_MAX) {
+		s->pool_target *= 2;
+		s->pool_grew = true;
+	}
+	/* A no-op while the refill is pending; raw locks inside, fine here. */
+	queue_work(system_highpri_wq, &s->refill);
 }
 
 static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_struct *child)
