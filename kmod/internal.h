@@ -48,8 +48,8 @@ struct pmcd_mux {
 
 /*
  * Spare contexts of an inheriting session (the fork probe cannot allocate):
- * refilled to pool_target by a high-priority work after every fork that
- * takes one; a burst that takes the pool below a quarter of its target
+ * refilled to pool_target by a high-priority work as soon as a fork takes
+ * it below half; a burst that takes the pool below a quarter of its target
  * doubles the target (once until the refill has caught up), up to
  * PMC_POOL_MAX (docs/design.md, "The fork pool").
  */

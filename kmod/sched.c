@@ -344,8 +344,9 @@ static void pmcd_track_child_locked(struct pmcd_task_ctx *parent, struct task_st
 		s->pool_target *= 2;
 		s->pool_grew = true;
 	}
-	/* A no-op while the refill is pending; raw locks inside, fine here. */
-	queue_work(system_highpri_wq, &s->refill);
+	/* Below half: one wakeup refills many.  Raw locks inside, fine here. */
+	if (s->pool_count < s->pool_target / 2)
+		queue_work(system_highpri_wq, &s->refill);
 }
 
 static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_struct *child)
