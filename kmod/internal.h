@@ -46,15 +46,8 @@ struct pmcd_mux {
 	} steps[];
 };
 
-/*
- * Spare contexts of an inheriting session (the fork probe cannot allocate):
- * refilled to pool_target by a high-priority work as soon as a fork takes
- * it below half; a burst that takes the pool below a quarter of its target
- * doubles the target (once until the refill has caught up), up to
- * PMC_POOL_MAX (docs/design.md, "The fork pool").
- */
-#define PMC_POOL_TARGET		32	/* the first target */
-#define PMC_POOL_MAX		1024
+#define PMC_POOL_TARGET		32	/* spare contexts per inheriting session */
+#define PMC_POOL_LOW		8	/* refill below this */
 
 struct pmcd_session {
 	struct kref ref;
@@ -89,8 +82,6 @@ struct pmcd_session {
 	struct list_head tasks;		/* under pmcd_hash_lock */
 	struct list_head pool;		/* under pmcd_hash_lock */
 	unsigned int pool_count;	/* under pmcd_hash_lock */
-	unsigned int pool_target;	/* under pmcd_hash_lock */
-	bool pool_grew;			/* target doubled since the last full refill */
 	struct work_struct refill;
 };
 

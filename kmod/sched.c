@@ -331,22 +331,16 @@ static void pmcd_track_child_locked(struct pmcd_task_ctx *parent, struct task_st
 	if (parent->dead || s->closing)
 		return;
 	ctx = list_first_entry_or_null(&s->pool, struct pmcd_task_ctx, node);
-	if (ctx) {
-		list_del(&ctx->node);
-		s->pool_count--;
-		ctx->armed_exec = parent->armed_exec;
-		pmcd_track_locked(s, ctx, child);
-	} else {
+	if (!ctx) {
 		atomic64_inc(&s->lost_tasks);
+		schedule_work(&s->refill);
+		return;
 	}
-	/* A burst: the next may be as large again; once per refill (internal.h). */
-	if (s->pool_count < s->pool_target / 4 && !s->pool_grew && s->pool_target < PMC_POOL_MAX) {
-		s->pool_target *= 2;
-		s->pool_grew = true;
-	}
-	/* Below half: one wakeup refills many.  Raw locks inside, fine here. */
-	if (s->pool_count < s->pool_target / 2)
-		queue_work(system_highpri_wq, &s->refill);
+	list_del(&ctx->node);
+	if (--s->pool_count < PMC_POOL_LOW)
+		schedule_work(&s->refill);
+	ctx->armed_exec = parent->armed_exec;
+	pmcd_track_locked(s, ctx, child);
 }
 
 static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_struct *child)

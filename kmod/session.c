@@ -106,9 +106,8 @@ static void pmcd_pool_refill(struct work_struct *work)
 		if (!ctx)
 			return;
 		raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
-		if (s->closing || s->pool_count >= s->pool_target) {
+		if (s->closing || s->pool_count >= PMC_POOL_TARGET) {
 			full = true;
-			s->pool_grew = false;
 		} else {
 			list_add(&ctx->node, &s->pool);
 			s->pool_count++;
@@ -419,7 +418,6 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 		pmcd_track_locked(s, ctx, t);
 		list_splice_init(&spares, &s->pool);
 		s->pool_count = s->inherit ? PMC_POOL_TARGET : 0;
-		s->pool_target = s->pool_count;
 	}
 	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
 	up_read(&t->signal->exec_update_lock);
