@@ -9,7 +9,8 @@
 #   4. kbuild   module at W=1 + sparse, checkpatch --strict
 #      pkg      Debian packages + lintian, DKMS against the guest kernel, make install,
 #               the packaged pieces in the guest (tests/pkg-check.sh)
-#   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build)
+#   5. qemu     the project's QEMU with the emulated PMU (cached; tests/qemu/build),
+#               and what only its trace shows (tests/qemu/init-check)
 #   6. guest    tests/guest/* in the guest with the emulated PMU, again on a CPU
 #               without PMU, and on Debian's PREEMPT_RT kernel (rt-amd64) with the PMU;
 #               the PMU-facing scripts on each other PMU model (perfmon v4, 8 GP
@@ -78,6 +79,8 @@ qemu_ok=0
 if [ -x tests/qemu/build ]; then
 	stage qemu tests/qemu/build && qemu_ok=1
 fi
+# What only QEMU's trace shows: INIT and the emulated PMU (a guest boot).
+[ "$qemu_ok" = 1 ] && stage qemu-init tests/qemu/init-check
 stage pkg tests/pkg-check.sh
 if [ "$qemu_ok" = 1 ]; then
 	# The PMU lane runs 75-abuse's full 1,000 load/unload cycles (the other
