@@ -895,6 +895,17 @@ static void check_config_out(struct fz *f, const struct pmcdrv_config *o,
 			  mux, hw);
 }
 
+/* Did CONFIG (its written-back counters) make a multiplexing session? */
+static bool config_multiplexes(const struct pmcdrv_config *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_events && i < PMCDRV_MAX_EVENTS; i++)
+		if (c->events[i].type != PMCDRV_EVENT_SW && c->events[i].counter == ~0U)
+			return true;
+	return false;
+}
+
 /* ---- the fd table ---------------------------------------------------------------------- */
 
 static int pick_slot(struct fz *f)
@@ -1203,7 +1214,7 @@ static int probe(enum probe what, volatile unsigned char *p, uint32_t ecx, uint6
 }
 
 /* What the self-page checks did, so a run shows they ran. */
-static atomic_ulong n_pages, n_rdpmc, n_wfault, n_forks, n_moves, n_exited;
+static atomic_ulong n_pages, n_rdpmc, n_wfault, n_forks, n_moves, n_exited, n_exiter_mux;
 
 /* /sys/.../cpu/rdpmc = 2: RDPMC allowed everywhere, so an unmapped process may use it. */
 static bool rdpmc_everywhere;
@@ -1531,7 +1542,8 @@ static void drop_holds(void)
 /*
  * A thread that maps its page and exits: the page keeps its last values and
  * stays readable while mapped, READ_SELF from this (untracked) thread is
- * ESRCH, and the mapping outlives the fd.
+ * ESRCH, and the mapping outlives the fd.  A multiplexing session has no page
+ * and no READ_SELF (EOPNOTSUPP).
  */
 struct exiter {
 	struct fz *f;
@@ -1550,6 +1562,7 @@ static void *exiter_fn(void *arg)
 	struct pmcdrv_read r;
 	struct cfg_props cp;
 	struct expect ex;
+	bool mux;
 
 	x->fd = open_dev(f);
 	if (x->fd < 0)
@@ -1558,6 +1571,7 @@ static void *exiter_fn(void *arg)
 	if (xio(f, x->fd, K_CONFIG, &c, config_expect(&cp), "exiter"))
 		return NULL;
 	x->nr_events = c.nr_events;
+	mux = config_multiplexes(&c);
 	gen_attach(f, &a, T_SELF);
 	a.pid = 0;
 	a.flags = 0;
@@ -1565,7 +1579,12 @@ static void *exiter_fn(void *arg)
 	ex.errs &= ~(eb(EBADFD) | eb(EALREADY));
 	if (xio(f, x->fd, K_ATTACH, &a, ex, "exiter, self"))
 		return NULL;
-	ex = (struct expect){ .ok = true, .errs = eb(ENOMEM) };
+	if (mux) {
+		ex = (struct expect){ .ok = false, .errs = eb(EOPNOTSUPP), .why = "a multiplexing session" };
+		atomic_fetch_add(&n_exiter_mux, 1);
+	} else {
+		ex = (struct expect){ .ok = true, .errs = eb(ENOMEM) };
+	}
 	x->p = judge_mmap(f, x->fd, (size_t)page, PROT_READ, MAP_SHARED, 0, "exiter, tracked", ex);
 	if (x->p)
 		check_page(f, x->p, x->nr_events, "exiter's own");
@@ -2281,9 +2300,10 @@ int main(int argc, char **argv)
 		errc += fzs[i].stats_err;
 	}
 	hist_print();
-	printf("pmcfuzz: self pages checked %lu (RDPMC through them %lu, writes faulted %lu), forks with a page mapped %lu, mremap moves %lu, pages outliving their thread %lu\n",
+	printf("pmcfuzz: self pages checked %lu (RDPMC through them %lu, writes faulted %lu), forks with a page mapped %lu, mremap moves %lu, pages outliving their thread %lu, exiting threads on a multiplexing session (no page) %lu\n",
 	       atomic_load(&n_pages), atomic_load(&n_rdpmc), atomic_load(&n_wfault),
-	       atomic_load(&n_forks), atomic_load(&n_moves), atomic_load(&n_exited));
+	       atomic_load(&n_forks), atomic_load(&n_moves), atomic_load(&n_exited),
+	       atomic_load(&n_exiter_mux));
 	printf("pmcfuzz: %lu operations, %lu ioctls succeeded, %lu failed as allowed or not; churn published %u pids; %ld notes\n",
 	       total, okc, errc, ring->idx, (long)atomic_load(&notes));
 	if (atomic_load(&violations)) {
