@@ -158,21 +158,28 @@ check "4 threads: a thread's count is a quarter of the 1-thread count (+ < 1000)
 # page's time as of its last update, as before); one that spans switches
 # gets its time on the CPU, not its sleeps.  Under -icount shift=0 a guest
 # ns is one guest instruction of either vCPU, so the time is at least the
-# region's instructions:u (less a few hundred: the reads are not in
-# both), and at most about twice them (the other vCPU busy) plus the
-# kernel's work (an interrupt, the sleeps' system calls and switches).
+# region's instructions:u (less a few hundred: the reads are not in both)
+# and at most the CLOCK_MONOTONIC time around the region (wall_ns, in the
+# same TSC's ns; + 0.1% for the two clocks' conversions).  How far above
+# the instructions it lies depends on the other vCPU: idle, ns equals the
+# instructions; busy, QEMU's round robin gives it a turn of up to 100,000
+# instructions at each switch of turns, and a region of 120,000 has been
+# measured at 430,000 ns (3.6 times), so the instructions are no upper bound.
 out=$($cost --time)
 expect_eq "time: exit 0" "$?" 0
 echo "$out" | sed -n '1p;2p;$p' | sed 's/^/    /'
 check "time: reads through RDPMC" grep -qx 'time path=rdpmc' <<<"$out"
-check "time: 20 short regions, each within one slice: insns - 500 <= ns <= 3 x insns + 20000" \
-	awk '/^short / { split($2, i, "="); split($3, t, "="); n++
-		if (t[2] + 500 < i[2] || t[2] > 3 * i[2] + 20000) bad++ }
-		END { exit !(n == 20 && !bad && i[2] >= 90000) }' <<<"$out"
-check "time: a region over 3 sleeps of 20 ms: insns - 500 <= ns <= 3 x insns + 200000 < slept" \
-	awk '/^long / { split($2, i, "="); split($3, t, "="); split($4, s, "=")
-		ok = i[2] >= 3000000 && t[2] + 500 >= i[2] && t[2] <= 3 * i[2] + 200000 &&
-		     t[2] < s[2] } END { exit !ok }' <<<"$out"
+check "time: 20 short regions, each within one slice: insns - 500 <= ns <= wall_ns" \
+	awk '/^short / { split($2, i, "="); split($3, t, "="); split($4, w, "="); n++
+		if (t[2] + 500 < i[2] || t[2] > w[2] + w[2] / 1000 + 100) { bad++; print "outside: " $0 } }
+		END { if (n != 20 || i[2] < 90000) print n " short lines, the last " i[2] " insns"
+		      exit !(n == 20 && !bad && i[2] >= 90000) }' <<<"$out"
+# The sleeps are not its time: the slept ns are outside it, less the
+# system calls' and switches' own time within them (< 200,000 ns).
+check "time: a region over 3 sleeps of 20 ms: insns - 500 <= ns <= wall_ns - slept_ns + 200000" \
+	awk '/^long / { split($2, i, "="); split($3, t, "="); split($4, s, "="); split($5, w, "=")
+		ok = i[2] >= 3000000 && s[2] >= 60000000 && t[2] + 500 >= i[2] &&
+		     t[2] + s[2] <= w[2] + 200000; if (!ok) print "outside: " $0 } END { exit !ok }' <<<"$out"
 
 # fork(): the child opens its own reader (its parent's answers -ECHILD), also
 # after syscall(SYS_fork), which runs no pthread_atfork handler; its counts are
