@@ -232,6 +232,7 @@ struct pmcd_hw_cpu {
 	u64 val[PMC_GLOBAL_FIXED_SHIFT + PMC_MAX_FIXED];	/* a stopped counter's value */
 	u64 zero;			/* counters known to hold 0 (not counting) */
 	u64 clean_for;			/* owner whose counts alone the counters hold; 0: unknown */
+	unsigned int perf_handled;	/* PMCD_PERF_* seen here (pmcd_hw_perf_clears()) */
 	u32 extra_known;		/* bit k: extra register k holds extra[k] */
 	u32 extra_dirty;		/* bit k: written by pmcdrv, not yet cleared */
 	u32 extra_msr[PMC_EXTRA_REGS_MAX];
@@ -241,6 +242,7 @@ struct pmcd_hw_cpu {
 static DEFINE_PER_CPU(struct pmcd_hw_cpu, pmcd_hw_cpus);
 static void pmcd_hw_clear_ipi(void *info);
 static unsigned long pmcd_hw_gen;	/* claims so far; under the caller's lock */
+static bool pmcd_hw_claimed;		/* between a claim and its release */
 /* For pmcd_hw_clear_cpu(), set at each claim: */
 static u32 pmcd_hw_gp_ctr0;		/* PMC0, or A_PMC0 with full-width writes */
 static bool pmcd_hw_has_global;		/* version >= 2 */
@@ -290,6 +292,7 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 	WRITE_ONCE(pmcd_hw_gen, pmcd_hw_gen + 1);
 	pmcd_hw_has_global = pm->version >= 2;
 	pmcd_hw_all = pmc_counter_mask(pm);
+	WRITE_ONCE(pmcd_hw_claimed, true);
 	return 0;
 
 busy:
@@ -325,6 +328,7 @@ static struct pmcd_hw_cpu *pmcd_hw_this(void)
 		hc->known = 0;
 		hc->zero = 0;
 		hc->clean_for = 0;
+		hc->perf_handled = 0;
 		hc->extra_known = 0;
 	}
 	return hc;
@@ -400,6 +404,62 @@ static void pmcd_hw_scrub(struct pmcd_hw_cpu *hc)
 bool pmcd_hw_clean_for(u64 owner)
 {
 	return pmcd_hw_this()->clean_for == owner;
+}
+
+/*
+ * perf_events zeroes the counters it used and let go ("dirty": they could
+ * show another task's counts to a reader with RDPMC) when a CPU switches to
+ * an address space that may use RDPMC: Linux 6.1, switch_mm_irqs_off() and
+ * cr4_update_pce_mm() in arch/x86/mm/tlb.c call perf_clear_dirty_counters()
+ * (arch/x86/events/core.c), which writes 0 to every counter marked in
+ * cpuc->dirty, when the new address space's perf_rdpmc_allowed is non-zero
+ * (a self-read page makes it so, and dup_mm() copies it into a child) or
+ * RDPMC is open to all (the PMU's sysfs attribute rdpmc=2).  x86_pmu_del()
+ * marks the counters, and only that zeroing clears the marks, so marks left
+ * from before pmcdrv's claim wait for the first such switch, however long
+ * pmcdrv has used the counters since.  That switch runs after pmcdrv's
+ * sched_switch probe: it would zero counters pmcdrv has just started from
+ * their stopped values, or holds stopped, and the next fold would see them
+ * step back (a count near 2^48 or short by millions).  While pmcdrv holds
+ * the claim perf has no hardware event and marks nothing, so after the first
+ * switch to an address space with RDPMC (PMCD_PERF_RDPMC_MM), or to any
+ * (PMCD_PERF_ANY_MM: with rdpmc=2 that was one), nothing is left to zero on
+ * that CPU until the next claim.
+ *
+ * Not covered, as no module can see them coming: a switch of address
+ * space outside the scheduler (kthread_use_mm() into a process that may
+ * use RDPMC; with rdpmc=2, text_poke()'s use_temporary_mm() and leave_mm())
+ * before the CPU's first such switch by the scheduler, root writing the
+ * rdpmc attribute (set_attr_rdpmc() runs cr4_update_pce() on every CPU),
+ * and CPU sessions, which have no switch probe.  perf's marks are static
+ * to arch/x86/events/core.c, and nothing exported clears them.
+ *
+ * pmcd_hw_perf_handled(): which of those this CPU has had under this claim
+ * (all of them when nothing is claimed: nothing of pmcdrv's to protect).
+ * pmcd_hw_perf_clears(@what): one is about to happen here, and nothing of
+ * pmcdrv counts now (the caller stopped it).  Zero every counter not known
+ * to be zero first, as a scrub does, so that perf's zeroing changes nothing
+ * pmcdrv relies on.  IRQs off.
+ */
+unsigned int pmcd_hw_perf_handled(void)
+{
+	const struct pmcd_hw_cpu *hc = this_cpu_ptr(&pmcd_hw_cpus);
+
+	if (!READ_ONCE(pmcd_hw_claimed))
+		return PMCD_PERF_ALL;
+	return hc->gen == READ_ONCE(pmcd_hw_gen) ? hc->perf_handled : 0;
+}
+
+void pmcd_hw_perf_clears(unsigned int what)
+{
+	struct pmcd_hw_cpu *hc;
+
+	if (!READ_ONCE(pmcd_hw_claimed))
+		return;
+	hc = pmcd_hw_this();
+	pmcd_hw_scrub(hc);
+	hc->clean_for = 0;
+	hc->perf_handled |= what;
 }
 
 unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool scrub)
@@ -606,6 +666,7 @@ void pmcd_hw_cpu_back(const char *why)
 void pmcd_hw_release(const struct pmcd_hw_caps *caps)
 {
 	/* Nothing of ours stays programmed once perf may take the counters. */
+	WRITE_ONCE(pmcd_hw_claimed, false);
 	cpus_read_lock();
 	on_each_cpu(pmcd_hw_clear_ipi, NULL, 1);
 	cpus_read_unlock();

@@ -8,6 +8,7 @@
 #define PMCDRV_HW_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <pmcdrv/pmu.h>
 
@@ -79,6 +80,12 @@ unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool s
 bool pmcd_hw_clean_for(u64 owner);
 void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
 unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);
+/* Address-space switches where perf_events may zero counters (hw.c). */
+#define PMCD_PERF_ANY_MM	BIT(0)	/* to any: it does with rdpmc=2 */
+#define PMCD_PERF_RDPMC_MM	BIT(1)	/* to one where RDPMC is allowed */
+#define PMCD_PERF_ALL		(PMCD_PERF_ANY_MM | PMCD_PERF_RDPMC_MM)
+unsigned int pmcd_hw_perf_handled(void);
+void pmcd_hw_perf_clears(unsigned int what);
 void pmcd_hw_clear_cpu(void);
 void pmcd_hw_forget_cpu(void);
 void pmcd_hw_cpu_back(const char *why);

@@ -34,6 +34,9 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <asm/mmu_context.h>
+#include <asm/page.h>
+#include <asm/processor-flags.h>
 
 #include "hw.h"
 #include "internal.h"
@@ -285,14 +288,62 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
 
 /* ---- tracepoint probes ------------------------------------------------------ */
 
+/*
+ * sched_switch, IRQs off: may perf_events zero counters as this CPU switches
+ * to @next, in a way this CPU has not had under this claim (@handled)?
+ * Linux 6.1, context_switch() in kernel/sched/core.c and
+ * switch_mm_irqs_off() in arch/x86/mm/tlb.c: a kernel thread (no mm) keeps
+ * the loaded address space; a task with one switches to it, and
+ * cr4_update_pce_mm() runs "if (next != real_prev)", real_prev being
+ * cpu_tlbstate.loaded_mm, whose page tables CR3 holds
+ * (__get_current_cr3_fast()).  With IRQs off no flush IPI moves CR3 before
+ * the switch.  PMCD_PERF_ANY_MM, with PMCD_PERF_RDPMC_MM when the new
+ * address space's perf_rdpmc_allowed is non-zero; 0 when the address space
+ * stays or nothing new would happen.  The cheap tests first: after a CPU's
+ * first switch of address space, a switch costs two loads here until one
+ * goes to a process that may use RDPMC.  Not only pmcdrv's pages count:
+ * dup_mm() copies perf_rdpmc_allowed into a child without the mappings, so
+ * a process forked while its parent had a perf_events page has it too.
+ */
+static unsigned int pmcd_perf_switch(const struct task_struct *next, unsigned int handled)
+{
+	const struct mm_struct *mm = next->mm;
+	unsigned int what;
+
+	if (!mm)
+		return 0;
+	what = PMCD_PERF_ANY_MM;
+	if (atomic_read(&mm->context.perf_rdpmc_allowed))
+		what |= PMCD_PERF_RDPMC_MM;
+	if (!(what & ~handled) ||
+	    (__get_current_cr3_fast() & CR3_ADDR_MASK) == __pa(mm->pgd))
+		return 0;
+	return what;
+}
+
 static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev,
 			      struct task_struct *next, unsigned int prev_state)
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 	struct pmcd_task_ctx *ctx;
+	unsigned int handled, what;
 
 	rcu_read_lock();
 	ctx = pmcd_lookup(next);
+	/*
+	 * perf_events may zero counters as this switch changes address space
+	 * (hw.c, pmcd_hw_perf_clears()): the first time on this CPU under this
+	 * claim, stop what runs and zero the counters first, whatever @next is.
+	 */
+	handled = pmcd_hw_perf_handled();
+	if (unlikely(handled != PMCD_PERF_ALL)) {
+		what = pmcd_perf_switch(next, handled);
+		if (unlikely(what)) {
+			if (pc->active)
+				pmcd_cpu_sched_out(pc, true);
+			pmcd_hw_perf_clears(what);
+		}
+	}
 	if (pc->active) {
 		/*
 		 * Unless @next may read the counters with RDPMC while they can
