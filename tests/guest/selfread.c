@@ -26,6 +26,10 @@
  *    mprotect to writable (EACCES), a thread the session does not track
  *    (ESRCH, also READ_SELF), before ATTACH (EBADFD), a CPU session
  *    (EOPNOTSUPP);
+ *  - perf's dirty counters: after perf counted on a CPU, a loop there
+ *    preempted by another process reads its exact count, from its page;
+ *    and from READ when the other process may use RDPMC without a page of
+ *    its own (rdpmc=2, or forked while perf's page was mapped);
  *  - fallback: software events only, and hardware + software: not fast,
  *    values from READ_SELF equal READ's (one thread).
  * Without a PMU: the fallback, bad input and software-event parts.
@@ -846,6 +850,272 @@ static void figure_perf_read(void)
 	close(fd);
 }
 
+/*
+ * perf counts here with instructions:u, cycles:u and r00c0:u (fixed 0,
+ * fixed 1, a GP counter) and closes them, which marks those counters of
+ * this CPU dirty (x86_pmu_del()).  How many of the 3 opened and read.
+ */
+static int perf_count_here(void)
+{
+	static const uint64_t configs[3][2] = {
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+		{ PERF_TYPE_RAW, 0xc0 },
+	};
+	int fd[3], i, n = 0;
+	uint64_t v;
+
+	for (i = 0; i < 3; i++) {
+		struct perf_event_attr a = {
+			.size = sizeof(a), .type = (uint32_t)configs[i][0],
+			.config = configs[i][1], .exclude_kernel = 1, .exclude_hv = 1,
+		};
+
+		fd[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd[i] >= 0)
+			n++;
+	}
+	spin(100000);
+	for (i = 0; i < 3; i++) {
+		if (fd[i] >= 0 && read(fd[i], &v, sizeof(v)) != sizeof(v))
+			n--;
+	}
+	for (i = 0; i < 3; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+	return n;
+}
+
+/*
+ * perf_events' dirty counters: perf zeroes the counters it used and let go
+ * when a CPU switches to an address space that may use RDPMC (Linux 6.1,
+ * switch_mm_irqs_off() -> cr4_update_pce_mm() -> perf_clear_dirty_counters()),
+ * after pmcdrv's switch probe.  perf counts on this CPU first
+ * (perf_count_here()).  Then a pmcdrv session with the same events counts
+ * a loop of this thread, which maps its page, while a process forked before
+ * the mapping spins on the same CPU: the thread is switched out and back
+ * into its address space, and perf's zeroing comes after pmcdrv restarted
+ * the counters from their stopped values.  Before pmcdrv handled it (hw.c,
+ * pmcd_hw_perf_clears()) the loop read about 13,000,000 of its 20,000,000
+ * instructions (3 runs).
+ */
+static void test_perf_dirty(void)
+{
+	int cpu = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0, n;
+	uint64_t before[3], after[3];
+	struct pmcdrv_read rd;
+	struct pmc_session *s;
+	struct pmc_self *r;
+	pid_t other;
+
+	pin(cpu);
+	n = perf_count_here();
+	CHECK(&st, n == 3, "perf's dirty counters: perf counted 3 events on this CPU first",
+	      "%d of 3 opened and read", n);
+	other = spinner(cpu);
+	s = session(HW_EVENTS, false);
+	attach_self(s);
+	if (pmc_self_open(s, &r))
+		die("pmc_self_open", -EIO);
+	pmc_self_read(r, before, 3, NULL, NULL);
+	spin(10000000);
+	pmc_self_read(r, after, 3, NULL, NULL);
+	pmc_session_disable(s);
+	pmc_session_read(s, &rd);
+	kill(other, SIGKILL);
+	waitpid(other, NULL, 0);
+	CHECK(&st, after[0] - before[0] >= 20000000 && after[0] - before[0] < 20010000,
+	      "perf's dirty counters: a loop of 20,000,000 instructions, preempted by another process, reads its count from the page",
+	      "%llu", (unsigned long long)(after[0] - before[0]));
+	CHECK(&st, after[2] - before[2] >= 20000000 && after[2] - before[2] < 20010000,
+	      "perf's dirty counters: ... and from the GP counter",
+	      "%llu", (unsigned long long)(after[2] - before[2]));
+	CHECK(&st, rd.values[0] >= 20000000 && rd.values[0] < 21000000,
+	      "perf's dirty counters: READ agrees", "%llu", (unsigned long long)rd.values[0]);
+	pmc_self_close(r);
+	pmc_session_close(s);
+	pin(0);
+}
+
+/* The PMU's sysfs attribute rdpmc (perf's RDPMC policy: 0, 1 or 2); -1 if unreadable. */
+#define RDPMC_SYSFS "/sys/bus/event_source/devices/cpu/rdpmc"
+
+static int rdpmc_mode(void)
+{
+	FILE *f = fopen(RDPMC_SYSFS, "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static bool set_rdpmc_mode(int v)
+{
+	FILE *f = fopen(RDPMC_SYSFS, "w");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fprintf(f, "%d\n", v) > 0;
+	return fclose(f) == 0 && ok && rdpmc_mode() == v;
+}
+
+/* One byte through pipe @p (write end 1, read end 0); false on failure. */
+static bool pipe_put(int p[2], char c)
+{
+	return write(p[1], &c, 1) == 1;
+}
+
+static bool pipe_get(int p[2], char *c)
+{
+	return read(p[0], c, 1) == 1;
+}
+
+/*
+ * The same caught by a process other than pmcdrv's: a worker W is counted
+ * while another process O, which may use RDPMC, preempts it.  @everywhere:
+ * with rdpmc=2 (RDPMC for every process), where perf zeroes its dirty
+ * counters at any switch of address space.  Otherwise O was forked while
+ * this process had a perf_events page mapped: dup_mm() copied the mm's
+ * perf_rdpmc_allowed into O without the mapping, and nothing takes it out
+ * (Linux 6.1, kernel/fork.c and init_new_context()), so the kernel lets O
+ * use RDPMC and zeroes perf's dirty counters as it switches to O.
+ *
+ * The CPU's first such switch after perf counted must come while pmcdrv
+ * counts there: W and O, both pinned to CPU 1, run once and block before
+ * perf counts in W (CPU 1's address space stays W's while it idles).
+ * Attaching from CPU 0 keeps the text_poke() of the probes' registration,
+ * which also switches address space (use_temporary_mm()), off CPU 1.
+ * Without @everywhere a third process then runs on CPU 1, so that the
+ * switch to O is not CPU 1's first switch of address space under the claim.
+ * W is woken and counted first; O is woken 1 ms later and preempts it.
+ * Before pmcdrv handled it, READ of W's 20,000,000 instructions gave about
+ * 12,600,000 with rdpmc=2, and 2^48 + 9,400,000 with the forked process
+ * (the shape of the wrap once seen in 62-regions), also when pmcdrv watched
+ * only address spaces with pages of its own.
+ */
+static void perf_dirty_other(bool everywhere)
+{
+	const char *how = everywhere ? "perf's dirty counters, rdpmc=2"
+				     : "perf's dirty counters, a process forked with perf's page";
+	int old_mode = rdpmc_mode(), w_ready[2], w_go[2], o_ready[2], o_go[2], pfd = -1;
+	char n = 0, c = 0, name[200];
+	struct pmcdrv_read rd;
+	struct pmc_session *s;
+	void *page = MAP_FAILED;
+	pid_t w, o, q;
+	int err;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("SKIP: %s: needs 2 CPUs\n", how);
+		return;
+	}
+	if (everywhere && !set_rdpmc_mode(2)) {
+		snprintf(name, sizeof(name), "%s: set " RDPMC_SYSFS " to 2", how);
+		CHECK(&st, false, name, "it reads %d", rdpmc_mode());
+		return;
+	}
+	if (pipe(w_ready) || pipe(w_go) || pipe(o_ready) || pipe(o_go))
+		die("pipe", -errno);
+	pin(0);
+	if (!everywhere) {
+		struct perf_event_attr a = {
+			.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+			.config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_kernel = 1, .exclude_hv = 1,
+		};
+
+		pfd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (pfd >= 0)
+			page = mmap(NULL, page_size, PROT_READ, MAP_SHARED, pfd, 0);
+		snprintf(name, sizeof(name), "%s: perf's page mapped before the fork", how);
+		CHECK(&st, page != MAP_FAILED, name, "perf_event_open %d, mmap: %s", pfd,
+		      strerror(errno));
+	}
+	o = fork();
+	if (o == 0) {
+		if (pfd >= 0)
+			close(pfd);	/* perf's event must go when the parent closes it */
+		pin(1);
+		if (!pipe_put(o_ready, rdpmc_faults() ? 0 : 1) || !pipe_get(o_go, &c))
+			_exit(1);
+		for (;;)
+			spin(1000000);
+	}
+	if (!pipe_get(o_ready, &c))
+		die("the other process", -EIO);
+	snprintf(name, sizeof(name), "%s: the other process may use RDPMC", how);
+	CHECK(&st, c == 1, name, "RDPMC faults there");
+	if (page != MAP_FAILED)
+		munmap(page, page_size);
+	if (pfd >= 0)
+		close(pfd);
+	w = fork();
+	if (w == 0) {
+		pin(1);
+		if (!pipe_put(w_ready, (char)perf_count_here()) || !pipe_get(w_go, &c))
+			_exit(1);
+		spin(10000000);
+		_exit(0);
+	}
+	if (!pipe_get(w_ready, &n))
+		die("the worker", -EIO);
+	snprintf(name, sizeof(name), "%s: perf counted 3 events on CPU 1 first", how);
+	CHECK(&st, n == 3, name, "%d of 3 opened and read", n);
+	s = session(HW_EVENTS, false);
+	err = pmc_session_attach(s, w, 0);
+	if (err)
+		die("attach the worker", err);
+	if (!everywhere) {
+		/*
+		 * A third process switches CPU 1 to its address space first, as
+		 * a busy machine would: only the switch to O's may zero.
+		 */
+		q = fork();
+		if (q == 0) {
+			pin(1);
+			_exit(0);
+		}
+		waitpid(q, NULL, 0);
+	}
+	if (!pipe_put(w_go, 1))
+		die("the worker", -EIO);
+	usleep(1000);
+	if (!pipe_put(o_go, 1))
+		die("the other process", -EIO);
+	waitpid(w, NULL, 0);
+	kill(o, SIGKILL);
+	waitpid(o, NULL, 0);
+	err = pmc_session_read(s, &rd);
+	if (err)
+		die("READ", err);
+	snprintf(name, sizeof(name),
+		 "%s: READ of a loop of 20,000,000 instructions preempted by the other process",
+		 how);
+	CHECK(&st, rd.values[0] >= 20000000 && rd.values[0] < 21000000, name,
+	      "%llu", (unsigned long long)rd.values[0]);
+	snprintf(name, sizeof(name), "%s: ... and of the GP counter", how);
+	CHECK(&st, rd.values[2] >= 20000000 && rd.values[2] < 21000000, name,
+	      "%llu", (unsigned long long)rd.values[2]);
+	pmc_session_close(s);
+	close(w_ready[0]);
+	close(w_ready[1]);
+	close(w_go[0]);
+	close(w_go[1]);
+	close(o_ready[0]);
+	close(o_ready[1]);
+	close(o_go[0]);
+	close(o_go[1]);
+	if (everywhere) {
+		snprintf(name, sizeof(name), "%s: rdpmc set back", how);
+		CHECK(&st, set_rdpmc_mode(old_mode), name, "to %d: it reads %d", old_mode,
+		      rdpmc_mode());
+	}
+}
+
 static void test_no_page_segv(void)
 {
 	pid_t pid = fork();
@@ -890,6 +1160,9 @@ int main(void)
 		test_thread_pce();
 		test_stale();
 		test_fork();
+		test_perf_dirty();
+		perf_dirty_other(true);
+		perf_dirty_other(false);
 		test_no_page_segv();
 		figure_perf_read();
 	}
