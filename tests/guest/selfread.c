@@ -994,7 +994,7 @@ static bool pipe_get(int p[2], char *c)
  * switch to O is not CPU 1's first switch of address space under the claim.
  * W is woken and counted first; O is woken 1 ms later and preempts it.
  * Before pmcdrv handled it, READ of W's 20,000,000 instructions gave about
- * 12,600,000 with rdpmc=2, and 2^48 + 9,400,000 with the forked process
+ * 12,600,000 with rdpmc=2, and 2^48 + 10,400,000 with the forked process
  * (the shape of the wrap once seen in 62-regions), also when pmcdrv watched
  * only address spaces with pages of its own.
  */
