@@ -232,7 +232,6 @@ struct pmcd_hw_cpu {
 	u64 val[PMC_GLOBAL_FIXED_SHIFT + PMC_MAX_FIXED];	/* a stopped counter's value */
 	u64 zero;			/* counters known to hold 0 (not counting) */
 	u64 clean_for;			/* owner whose counts alone the counters hold; 0: unknown */
-	unsigned int perf_handled;	/* PMCD_PERF_* seen here (pmcd_hw_perf_clears()) */
 	u32 extra_known;		/* bit k: extra register k holds extra[k] */
 	u32 extra_dirty;		/* bit k: written by pmcdrv, not yet cleared */
 	u32 extra_msr[PMC_EXTRA_REGS_MAX];
@@ -241,6 +240,7 @@ struct pmcd_hw_cpu {
 
 static DEFINE_PER_CPU(struct pmcd_hw_cpu, pmcd_hw_cpus);
 static void pmcd_hw_clear_ipi(void *info);
+static void pmcd_hw_perf_reset_ipi(void *info);
 static unsigned long pmcd_hw_gen;	/* claims so far; under the caller's lock */
 static bool pmcd_hw_claimed;		/* between a claim and its release */
 /* For pmcd_hw_clear_cpu(), set at each claim: */
@@ -293,6 +293,10 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 	pmcd_hw_has_global = pm->version >= 2;
 	pmcd_hw_all = pmc_counter_mask(pm);
 	WRITE_ONCE(pmcd_hw_claimed, true);
+	/* perf's marks from before are still to be met on every CPU. */
+	cpus_read_lock();
+	on_each_cpu(pmcd_hw_perf_reset_ipi, NULL, 1);
+	cpus_read_unlock();
 	return 0;
 
 busy:
@@ -328,7 +332,6 @@ static struct pmcd_hw_cpu *pmcd_hw_this(void)
 		hc->known = 0;
 		hc->zero = 0;
 		hc->clean_for = 0;
-		hc->perf_handled = 0;
 		hc->extra_known = 0;
 	}
 	return hc;
@@ -434,32 +437,40 @@ bool pmcd_hw_clean_for(u64 owner)
  * and CPU sessions, which have no switch probe.  perf's marks are static
  * to arch/x86/events/core.c, and nothing exported clears them.
  *
- * pmcd_hw_perf_handled(): which of those this CPU has had under this claim
- * (all of them when nothing is claimed: nothing of pmcdrv's to protect).
+ * pmcd_hw_perf_seen: which of those this CPU has had under this claim,
+ * read on every switch (pmcd_hw_perf_handled(), inline).  PMCD_PERF_ALL
+ * while nothing is claimed (nothing of pmcdrv's to protect): from load, and
+ * set by the release's clear on every CPU.  A claim sets 0 on every CPU
+ * once it holds the counters (pmcd_hw_perf_reset_ipi()), and so does a CPU
+ * that comes back online or resumes under a claim (pmcd_hw_cpu_back()): the
+ * marks may have been set before.  Only the CPU itself writes it, with IRQs
+ * off.  A plain int: a module's per-CPU initial values are copied whole
+ * (only relocations are lost, see selfread.c's pmcd_self_init()).
+ *
  * pmcd_hw_perf_clears(@what): one is about to happen here, and nothing of
  * pmcdrv counts now (the caller stopped it).  Zero every counter not known
  * to be zero first, as a scrub does, so that perf's zeroing changes nothing
  * pmcdrv relies on.  IRQs off.
  */
-unsigned int pmcd_hw_perf_handled(void)
-{
-	const struct pmcd_hw_cpu *hc = this_cpu_ptr(&pmcd_hw_cpus);
-
-	if (!READ_ONCE(pmcd_hw_claimed))
-		return PMCD_PERF_ALL;
-	return hc->gen == READ_ONCE(pmcd_hw_gen) ? hc->perf_handled : 0;
-}
+DEFINE_PER_CPU(unsigned int, pmcd_hw_perf_seen) = PMCD_PERF_ALL;
 
 void pmcd_hw_perf_clears(unsigned int what)
 {
 	struct pmcd_hw_cpu *hc;
 
-	if (!READ_ONCE(pmcd_hw_claimed))
+	if (!READ_ONCE(pmcd_hw_claimed)) {
+		this_cpu_write(pmcd_hw_perf_seen, PMCD_PERF_ALL);
 		return;
+	}
 	hc = pmcd_hw_this();
 	pmcd_hw_scrub(hc);
 	hc->clean_for = 0;
-	hc->perf_handled |= what;
+	this_cpu_or(pmcd_hw_perf_seen, what);
+}
+
+static void pmcd_hw_perf_reset_ipi(void *info)
+{
+	this_cpu_write(pmcd_hw_perf_seen, 0);
 }
 
 unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool scrub)
@@ -633,9 +644,11 @@ out:
 	pmcd_hw_forget_cpu();
 }
 
+/* A claim's first step and a release: nothing of pmcdrv's counts on this CPU after. */
 static void pmcd_hw_clear_ipi(void *info)
 {
 	pmcd_hw_clear_cpu();
+	this_cpu_write(pmcd_hw_perf_seen, PMCD_PERF_ALL);
 }
 
 void pmcd_hw_forget_cpu(void)
@@ -661,6 +674,8 @@ void pmcd_hw_cpu_back(const char *why)
 		pmcd_hw_clear_cpu();
 	}
 	pmcd_hw_forget_cpu();
+	/* perf's marks may be older than this claim here (hw.c, above). */
+	this_cpu_write(pmcd_hw_perf_seen, READ_ONCE(pmcd_hw_claimed) ? 0 : PMCD_PERF_ALL);
 }
 
 void pmcd_hw_release(const struct pmcd_hw_caps *caps)

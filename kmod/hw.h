@@ -9,6 +9,7 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 #include <pmcdrv/pmu.h>
 
@@ -84,7 +85,14 @@ unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);
 #define PMCD_PERF_ANY_MM	BIT(0)	/* to any: it does with rdpmc=2 */
 #define PMCD_PERF_RDPMC_MM	BIT(1)	/* to one where RDPMC is allowed */
 #define PMCD_PERF_ALL		(PMCD_PERF_ANY_MM | PMCD_PERF_RDPMC_MM)
-unsigned int pmcd_hw_perf_handled(void);
+DECLARE_PER_CPU(unsigned int, pmcd_hw_perf_seen);
+
+/* Which of them this CPU has had under the claim; all when nothing is claimed.  IRQs off. */
+static inline unsigned int pmcd_hw_perf_handled(void)
+{
+	return this_cpu_read(pmcd_hw_perf_seen);
+}
+
 void pmcd_hw_perf_clears(unsigned int what);
 void pmcd_hw_clear_cpu(void);
 void pmcd_hw_forget_cpu(void);

@@ -290,35 +290,47 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
 
 /*
  * sched_switch, IRQs off: may perf_events zero counters as this CPU switches
- * to @next, in a way this CPU has not had under this claim (@handled)?
- * Linux 6.1, context_switch() in kernel/sched/core.c and
- * switch_mm_irqs_off() in arch/x86/mm/tlb.c: a kernel thread (no mm) keeps
- * the loaded address space; a task with one switches to it, and
- * cr4_update_pce_mm() runs "if (next != real_prev)", real_prev being
- * cpu_tlbstate.loaded_mm, whose page tables CR3 holds
- * (__get_current_cr3_fast()).  With IRQs off no flush IPI moves CR3 before
- * the switch.  PMCD_PERF_ANY_MM, with PMCD_PERF_RDPMC_MM when the new
- * address space's perf_rdpmc_allowed is non-zero; 0 when the address space
- * stays or nothing new would happen.  The cheap tests first: after a CPU's
- * first switch of address space, a switch costs two loads here until one
- * goes to a process that may use RDPMC.  Not only pmcdrv's pages count:
- * dup_mm() copies perf_rdpmc_allowed into a child without the mappings, so
- * a process forked while its parent had a perf_events page has it too.
+ * to @next, in a way this CPU has not had under this claim (@seen; hw.c,
+ * pmcd_hw_perf_clears())?  Linux 6.1, context_switch() in
+ * kernel/sched/core.c and switch_mm_irqs_off() in arch/x86/mm/tlb.c: a
+ * kernel thread (no mm) keeps the loaded address space; a task with one
+ * switches to it, and cr4_update_pce_mm() runs "if (next != real_prev)".
+ * PMCD_PERF_ANY_MM, with PMCD_PERF_RDPMC_MM when the new address space's
+ * perf_rdpmc_allowed is non-zero.  Not only pmcdrv's pages count: dup_mm()
+ * copies perf_rdpmc_allowed into a child without the mappings, so a process
+ * forked while its parent had a perf_events page has it too.  Inline and
+ * cheap, on every switch until the CPU has had both: after its first
+ * switch of address space, three loads here until one goes to a process
+ * that may use RDPMC.  Whether the address space really changes is
+ * pmcd_perf_clear_first()'s question.
  */
-static unsigned int pmcd_perf_switch(const struct task_struct *next, unsigned int handled)
+static __always_inline unsigned int pmcd_perf_new(const struct task_struct *next,
+						  unsigned int seen)
 {
 	const struct mm_struct *mm = next->mm;
-	unsigned int what;
+	unsigned int what = PMCD_PERF_ANY_MM;
 
 	if (!mm)
 		return 0;
-	what = PMCD_PERF_ANY_MM;
 	if (atomic_read(&mm->context.perf_rdpmc_allowed))
 		what |= PMCD_PERF_RDPMC_MM;
-	if (!(what & ~handled) ||
-	    (__get_current_cr3_fast() & CR3_ADDR_MASK) == __pa(mm->pgd))
-		return 0;
-	return what;
+	return what & ~seen ? what : 0;
+}
+
+/*
+ * @what is new here (pmcd_perf_new()): if the switch to @next changes
+ * address space (cpu_tlbstate.loaded_mm, whose page tables CR3 holds:
+ * __get_current_cr3_fast(); with IRQs off no flush IPI moves CR3 before the
+ * switch), stop what runs and zero the counters first.  IRQs off.
+ */
+static noinline void pmcd_perf_clear_first(struct pmcd_cpu *pc, const struct task_struct *next,
+					   unsigned int what)
+{
+	if ((__get_current_cr3_fast() & CR3_ADDR_MASK) == __pa(next->mm->pgd))
+		return;
+	if (pc->active)
+		pmcd_cpu_sched_out(pc, true);
+	pmcd_hw_perf_clears(what);
 }
 
 static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev,
@@ -326,7 +338,7 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 	struct pmcd_task_ctx *ctx;
-	unsigned int handled, what;
+	unsigned int seen, what;
 
 	rcu_read_lock();
 	ctx = pmcd_lookup(next);
@@ -335,14 +347,11 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 	 * (hw.c, pmcd_hw_perf_clears()): the first time on this CPU under this
 	 * claim, stop what runs and zero the counters first, whatever @next is.
 	 */
-	handled = pmcd_hw_perf_handled();
-	if (unlikely(handled != PMCD_PERF_ALL)) {
-		what = pmcd_perf_switch(next, handled);
-		if (unlikely(what)) {
-			if (pc->active)
-				pmcd_cpu_sched_out(pc, true);
-			pmcd_hw_perf_clears(what);
-		}
+	seen = pmcd_hw_perf_handled();
+	if (unlikely(seen != PMCD_PERF_ALL)) {
+		what = pmcd_perf_new(next, seen);
+		if (unlikely(what))
+			pmcd_perf_clear_first(pc, next, what);
 	}
 	if (pc->active) {
 		/*
