@@ -81,6 +81,8 @@ if [ -x tests/qemu/build ]; then
 fi
 # What only QEMU's trace shows: INIT and the emulated PMU (a guest boot).
 [ "$qemu_ok" = 1 ] && stage qemu-init tests/qemu/init-check
+# tests/vm/stress refuses, and records nothing, when a run cannot start.
+stage stress-check tests/vm/stress-check
 stage pkg tests/pkg-check.sh
 if [ "$qemu_ok" = 1 ]; then
 	# The PMU lane runs 75-abuse's full 1,000 load/unload cycles (the other
