@@ -20,15 +20,16 @@
 # Each stage ends with "STAGE: N passed, N failed" (optionally ", N skipped");
 # the last line totals the passes and failures.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 total_p=0 total_f=0 total_s=0
 summary=()
 
 # stage NAME COMMAND...: run, stream its output, add up its closing counts.
 stage() {
-	local name=$1 out rc line p f s
+	local name=$1 out rc line p f s t0
 	shift
 	echo "==== $name: $*"
+	t0=$SECONDS
 	out=$(mktemp)
 	"$@" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
@@ -46,7 +47,8 @@ stage() {
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
 	total_s=$((total_s + ${s:-0}))
-	summary+=("$(printf '%-8s %4d passed, %d failed%s' "$name" "$p" "$f" "${s:+, $s skipped}")")
+	# Each stage's wall-clock seconds, to see where CI's 90 minutes go.
+	summary+=("$(printf '%-12s %4d passed, %d failed%s (%d s)' "$name" "$p" "$f" "${s:+, $s skipped}" $((SECONDS - t0)))")
 	rm -f "$out"
 	return "$rc"
 }
@@ -111,5 +113,6 @@ fi
 echo "==== summary"
 printf '%s\n' "${summary[@]}"
 [ "$total_s" != 0 ] && echo "($total_s tests skipped: their SKIP lines above say why)"
+echo "make check took $SECONDS s"
 echo "$total_p passed, $total_f failed"
 [ "$total_f" = 0 ]
