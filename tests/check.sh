@@ -17,6 +17,8 @@
 #               counters, no full-width writes, 40-bit counters)
 #   7. debug    tests/guest/* on a debug kernel built from Debian's source (KASAN,
 #               lockdep, kmemleak, pm_test), then a kmemleak scan
+# Stages 6 and 7 run as lanes side by side, PMCDRV_CHECK_JOBS at a time (default:
+# the CPU count); their output is printed whole, lane by lane, once all are done.
 # Each stage ends with "STAGE: N passed, N failed" (optionally ", N skipped");
 # the last line totals the passes and failures.
 set -uo pipefail
@@ -24,15 +26,9 @@ cd "$(dirname "$0")/.." || exit 2
 total_p=0 total_f=0 total_s=0
 summary=()
 
-# stage NAME COMMAND...: run, stream its output, add up its closing counts.
-stage() {
-	local name=$1 out rc line p f s t0
-	shift
-	echo "==== $name: $*"
-	t0=$SECONDS
-	out=$(mktemp)
-	"$@" 2>&1 | tee "$out"
-	rc=${PIPESTATUS[0]}
+# count NAME RC SECONDS OUTPUT: add up a finished stage's closing counts.
+count() {
+	local name=$1 rc=$2 secs=$3 out=$4 line p f s
 	line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1)
 	if [ -n "$line" ]; then
 		p=$(sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/' <<<"$line")
@@ -48,9 +44,78 @@ stage() {
 	total_f=$((total_f + f))
 	total_s=$((total_s + ${s:-0}))
 	# Each stage's wall-clock seconds, to see where CI's 90 minutes go.
-	summary+=("$(printf '%-12s %4d passed, %d failed%s (%d s)' "$name" "$p" "$f" "${s:+, $s skipped}" $((SECONDS - t0)))")
+	summary+=("$(printf '%-12s %4d passed, %d failed%s (%d s)' "$name" "$p" "$f" "${s:+, $s skipped}" "$secs")")
+}
+
+# stage NAME COMMAND...: run, stream its output, add up its closing counts.
+stage() {
+	local name=$1 out rc t0
+	shift
+	echo "==== $name: $*"
+	t0=$SECONDS
+	out=$(mktemp)
+	"$@" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	count "$name" "$rc" $((SECONDS - t0)) "$out"
 	rm -f "$out"
 	return "$rc"
+}
+
+# Lanes: the guest stages run side by side, PMCDRV_CHECK_JOBS at a time
+# (default: the CPU count).  Each guest is one single-threaded QEMU (TCG with
+# icount), so on CI's 2 cores one lane at a time left a core idle for most of
+# make check.  A lane is a function whose stages (lstage) run one after the
+# other; its output is held back and printed whole, lane by lane in the order
+# the lanes were queued, once all have finished, so the log reads as if they
+# had run in turn.  A line says when each lane starts and ends.
+lanes_dir=$(mktemp -d)
+trap 'rm -rf "$lanes_dir"' EXIT
+jobs_max=${PMCDRV_CHECK_JOBS:-$(nproc)}
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "make check: PMCDRV_CHECK_JOBS must be a positive number" >&2; exit 2; }
+lanes=()
+
+# lstage NAME COMMAND...: one stage of a lane, run in the lane's background job.
+lstage() {
+	local name=$1 d rc t0
+	shift
+	d=$lanes_dir/$lane
+	echo "$name" >>"$d/stages"
+	echo "==== $name: $*" >"$d/$name.out"
+	t0=$SECONDS
+	"$@" >>"$d/$name.out" 2>&1
+	rc=$?
+	echo "$rc $((SECONDS - t0))" >"$d/$name.rc"
+	return "$rc"
+}
+
+# queue LANE: start lane function LANE once fewer than jobs_max lanes run.
+queue() {
+	local lane=$1
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+	mkdir -p "$lanes_dir/$lane"
+	lanes+=("$lane")
+	echo "==== lane $lane started ($(date -u +%H:%M:%S))"
+	(
+		t0=$SECONDS
+		"$lane"
+		rc=$?
+		echo "==== lane $lane finished in $((SECONDS - t0)) s, exit $rc ($(date -u +%H:%M:%S))"
+	) &
+}
+
+# drain: wait for every lane, then print and count their stages in order.
+drain() {
+	local lane name rc secs
+	wait
+	for lane in "${lanes[@]}"; do
+		[ -f "$lanes_dir/$lane/stages" ] || continue
+		while read -r name; do
+			cat "$lanes_dir/$lane/$name.out"
+			read -r rc secs <"$lanes_dir/$lane/$name.rc" 2>/dev/null || { rc=1 secs=0; }
+			count "$name" "$rc" "$secs" "$lanes_dir/$lane/$name.out"
+		done <"$lanes_dir/$lane/stages"
+	done
+	lanes=()
 }
 
 build() {
@@ -86,29 +151,46 @@ fi
 # tests/vm/stress refuses, and records nothing, when a run cannot start.
 stage stress-check tests/vm/stress-check
 stage pkg tests/pkg-check.sh
-if [ "$qemu_ok" = 1 ]; then
-	# The PMU lane runs 75-abuse's full 1,000 load/unload cycles (the other
-	# lanes its default 100): about 5 more minutes, hence the longer timeout.
-	stage guest-pmu tests/vm/run --timeout 2400 -- env PMCDRV_ABUSE_CYCLES=1000 tests/guest/run-all
-	stage guest-nopmu tests/vm/run --timeout 1800 --no-pmu -- tests/guest/run-all
-	# The other PMU models (tests/vm/run --pmu-model, tests/qemu/README.md),
-	# each on the scripts that exercise the PMU: a few minutes a lane.
-	for model in v4 gp8 nofw w40; do
-		stage "guest-$model" tests/vm/run --pmu-model "$model" -- tests/guest/run-all \
-			10-module 40-emulated-pmu 50-sessions 55-msr-switch 60-pmcctl
-	done
-else
-	stage guest-nopmu tests/vm/run -- tests/guest/run-all
-fi
-if stage build-rt build_copy rt rt-amd64; then
-	stage guest-rt env GUEST_FLAVOUR=rt-amd64 tests/vm/run --module build/rt/kmod/pmcdrv.ko \
-		--timeout 1800 -- tests/guest/run-all
-fi
+# The guest lanes, longest first so that the last to start is a short one.
+# The PMU lane runs 75-abuse's full 1,000 load/unload cycles (the other
+# lanes its default 100): about 5 more minutes, hence the longer timeout.
+lane_pmu() {
+	lstage guest-pmu tests/vm/run --timeout 2400 -- env PMCDRV_ABUSE_CYCLES=1000 tests/guest/run-all
+}
 # The debug kernel (tests/vm/kernel-debug) is built once from linux-source-6.1 and cached.
-if stage build-debug build_copy debug debug; then
-	stage guest-debug env GUEST_FLAVOUR=debug tests/vm/run --module build/debug/kmod/pmcdrv.ko \
-		--mem 2G --timeout 5400 --append log_buf_len=8M -- tests/guest/run-debug
-fi
+lane_debug() {
+	lstage build-debug build_copy debug debug &&
+		lstage guest-debug env GUEST_FLAVOUR=debug tests/vm/run --module build/debug/kmod/pmcdrv.ko \
+			--mem 2G --timeout 5400 --append log_buf_len=8M -- tests/guest/run-debug
+}
+lane_rt() {
+	lstage build-rt build_copy rt rt-amd64 &&
+		lstage guest-rt env GUEST_FLAVOUR=rt-amd64 tests/vm/run --module build/rt/kmod/pmcdrv.ko \
+			--timeout 1800 -- tests/guest/run-all
+}
+lane_nopmu() {
+	if [ "$qemu_ok" = 1 ]; then
+		lstage guest-nopmu tests/vm/run --timeout 1800 --no-pmu -- tests/guest/run-all
+	else
+		lstage guest-nopmu tests/vm/run -- tests/guest/run-all
+	fi
+}
+# The other PMU models (tests/vm/run --pmu-model, tests/qemu/README.md),
+# each on the scripts that exercise the PMU: a few minutes a lane.
+lane_models() {
+	local model rc=0
+	for model in v4 gp8 nofw w40; do
+		lstage "guest-$model" tests/vm/run --pmu-model "$model" -- tests/guest/run-all \
+			10-module 40-emulated-pmu 50-sessions 55-msr-switch 60-pmcctl || rc=1
+	done
+	return "$rc"
+}
+[ "$qemu_ok" = 1 ] && queue lane_pmu
+queue lane_debug
+queue lane_rt
+[ "$qemu_ok" = 1 ] && queue lane_models
+queue lane_nopmu
+drain
 
 echo "==== summary"
 printf '%s\n' "${summary[@]}"
