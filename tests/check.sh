@@ -151,7 +151,9 @@ fi
 # tests/vm/stress refuses, and records nothing, when a run cannot start.
 stage stress-check tests/vm/stress-check
 stage pkg tests/pkg-check.sh
-# The guest lanes, longest first so that the last to start is a short one.
+# The guest lanes: the two long ones first (the PMU lane, and the debug lane,
+# the longest with its kernel build on an empty cache), the short ones last, so
+# that with two jobs no long lane starts late (measured: docs/testing.md).
 # The PMU lane runs 75-abuse's full 1,000 load/unload cycles (the other
 # lanes its default 100): about 5 more minutes, hence the longer timeout.
 lane_pmu() {
