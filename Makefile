@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # pmcdrv: the kernel module (kmod/), the pure logic it shares with user space
-# (common/), libpmc (libpmc/), pmcctl (pmcctl/), tests and the guest lane.
+# (common/), libpmc (user/libpmc/), pmcctl (user/pmcctl/), tests and the guest lane.
 #
 # Variables: KDIR (kernel build tree), PMCDRV_CACHE (slow builds, default
 # /var/cache/pmcdrv), GUEST_FLAVOUR (Debian kernel flavour of the guest),
@@ -32,16 +32,16 @@ export PMCDRV_CACHE GUEST_FLAVOUR
 CC		?= cc
 WARNINGS	:= -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS_COMMON	:= -std=gnu11 -g $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) \
-		   -D_GNU_SOURCE -MMD -MP -Iinclude -Iinclude/uapi -Ilibpmc
+		   -D_GNU_SOURCE -MMD -MP -Iinclude -Iinclude/uapi -Iuser/libpmc
 CFLAGS		?= -O2
 SANITIZE	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 B		:= build
 COMMON_SRCS	:= common/pmu_logic.c
-LIBPMC_SRCS	:= $(wildcard libpmc/*.c)
-PMCCTL_SRCS	:= $(wildcard pmcctl/*.c)
+LIBPMC_SRCS	:= $(wildcard user/libpmc/*.c)
+PMCCTL_SRCS	:= $(wildcard user/pmcctl/*.c)
 # pmcctl's pure formatting and parsing, also held against golden files and tables by the unit tests.
-REPORT_SRCS	:= pmcctl/output.c pmcctl/report.c pmcctl/regions.c
+REPORT_SRCS	:= user/pmcctl/output.c user/pmcctl/report.c user/pmcctl/regions.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))
@@ -61,7 +61,7 @@ LIBPMC_LIBS	:= -lpfm -lpthread
 # What a program of its own needs to include libpmc.h: the library's header
 # beside the shared logic's and the ABI's (installed as <linux/pmcdrv.h> under
 # INCLUDEDIR/pmcdrv, not into the kernel headers' /usr/include/linux).
-PUBLIC_HEADERS	:= libpmc/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h
+PUBLIC_HEADERS	:= user/libpmc/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h
 MAN_PAGES	:= docs/pmcctl.1 docs/pmcdrv.4 $(wildcard docs/libpmc.3)
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
 UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS))
@@ -200,7 +200,7 @@ dkms-uninstall: ## dkms remove pmcdrv VERSION from every kernel and delete its s
 # Unit tests: the shared logic, libpmc and pmcctl's reports, again under ASan+UBSan.
 $(B)/unit-obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -Wno-missing-field-initializers -O1 $(SANITIZE) -Itests/lib -Ipmcctl -c -o $@ $<
+	$(CC) $(CFLAGS_COMMON) -Wno-missing-field-initializers -O1 $(SANITIZE) -Itests/lib -Iuser/pmcctl -c -o $@ $<
 
 $(B)/tests/unit: $(UNIT_OBJS)
 	@mkdir -p $(dir $@)

@@ -17,7 +17,7 @@
  *
  * Either way it prints its own table (pmc_region_print) on standard output.
  * Build: make (build/examples/matmul), or
- *   cc -O2 -Iinclude -Iinclude/uapi -Ilibpmc examples/matmul.c build/libpmc.a -lpfm -lpthread
+ *   cc -O2 -Iinclude -Iinclude/uapi -Iuser/libpmc examples/matmul.c build/libpmc.a -lpfm -lpthread
  */
 #include <errno.h>
 #include <pthread.h>

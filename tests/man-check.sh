@@ -3,8 +3,8 @@
 #
 # The man pages docs/pmcctl.1 and docs/libpmc.3:
 #   1. groff -man -ww -z and man --warnings print no warning, for both;
-#   2. libpmc(3): every function and PMC_REGION_* constant libpmc/libpmc.h
-#      declares, and every PMCDRV_* environment variable libpmc/*.c reads,
+#   2. libpmc(3): every function and PMC_REGION_* constant user/libpmc/libpmc.h
+#      declares, and every PMCDRV_* environment variable user/libpmc/*.c reads,
 #      appears in the page (functions in a prototype line of its own);
 #   3. every option that 'pmcctl --help' and 'pmcctl COMMAND --help' print
 #      (long --options and short -o alike) appears in pmcctl(1)'s subsection
@@ -57,9 +57,9 @@ while read -r fn; do
 	if grep -qE "^ +[a-z].*[ *]${fn}\(" <<<"$libtext"; then
 		pass "libpmc(3): $fn() has its prototype"
 	else
-		fail "libpmc(3): $fn()" "libpmc/libpmc.h declares it; give its prototype and describe it in $libpage"
+		fail "libpmc(3): $fn()" "user/libpmc/libpmc.h declares it; give its prototype and describe it in $libpage"
 	fi
-done < <(grep -oE '^[a-z].*[ *](pmc_[a-z0-9_]+)\(' libpmc/libpmc.h | grep -oE 'pmc_[a-z0-9_]+\($' | tr -d '(' | sort -u)
+done < <(grep -oE '^[a-z].*[ *](pmc_[a-z0-9_]+)\(' user/libpmc/libpmc.h | grep -oE 'pmc_[a-z0-9_]+\($' | tr -d '(' | sort -u)
 echo "     (libpmc.h: $n functions)"
 [ "$n" -gt 40 ] || fail "libpmc.h functions found" "only $n: has the header's layout changed?"
 while read -r name; do
@@ -68,8 +68,8 @@ while read -r name; do
 	else
 		fail "libpmc(3): $name" "libpmc reads or defines it; document it in $libpage"
 	fi
-done < <({ grep -ohE 'getenv\("PMCDRV_[A-Z_]+"\)' libpmc/*.c | grep -oE 'PMCDRV_[A-Z_]+'
-	   grep -oE '^#define (PMC_REGION_[A-Z_]+)' libpmc/libpmc.h | cut -d' ' -f2; } | sort -u)
+done < <({ grep -ohE 'getenv\("PMCDRV_[A-Z_]+"\)' user/libpmc/*.c | grep -oE 'PMCDRV_[A-Z_]+'
+	   grep -oE '^#define (PMC_REGION_[A-Z_]+)' user/libpmc/libpmc.h | cut -d' ' -f2; } | sort -u)
 
 if [ ! -x "$pmcctl" ]; then
 	fail "pmcctl built" "$pmcctl is missing: run 'make user' first"

@@ -184,7 +184,7 @@ done
 lib=$root/usr/lib/$ma/libpmc.so.0
 expect_eq "libpmc0: soname" "$(readelf -d "$lib" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')" libpmc.so.0
 exported=$(nm -D --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sed 's/@.*//' | grep -v '^LIBPMC_' | sort -u)
-named=$(grep -ohwE 'pmc_[a-z0-9_]+' libpmc/libpmc.h include/pmcdrv/pmu.h | sort -u)
+named=$(grep -ohwE 'pmc_[a-z0-9_]+' user/libpmc/libpmc.h include/pmcdrv/pmu.h | sort -u)
 stray=$(comm -23 <(echo "$exported") <(echo "$named"))
 [ -z "$stray" ] && pass "libpmc0: exports only names of its public headers ($(wc -l <<<"$exported") symbols)" ||
 	fail "libpmc0: exports" "not in libpmc.h or pmu.h: $stray"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of CPU lists, libpmc/cpulist.c (pmcctl stat -C, the kernel's
+ * Unit tests of CPU lists, user/libpmc/cpulist.c (pmcctl stat -C, the kernel's
  * cpulist format): every accepted form with the exact set it gives, every
  * rejected form with its errno and a message naming the bad term, -ERANGE
  * at CPU_SETSIZE, pmc_cpulist_format() (shortest form, round trips,

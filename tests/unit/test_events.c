@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of pmcctl's event syntax (-e), libpmc/events.c: every accepted
+ * Unit tests of pmcctl's event syntax (-e), user/libpmc/events.c: every accepted
  * form with the exact ABI event it produces, every rejected form with
  * -EINVAL and a message naming the offending term, the event limit,
  * pmc_evlist_default() and pmc_event_known_name().

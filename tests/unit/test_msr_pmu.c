@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of libpmc's MSR register layer (libpmc/msr_pmu.c) against a
+ * Unit tests of libpmc's MSR register layer (user/libpmc/msr_pmu.c) against a
  * fake MSR device: a register file that fails the Nth access on request.
  * A full save, assign, start, stop and restore is run once to count its
  * accesses, then again with a failure injected at every one of them; each

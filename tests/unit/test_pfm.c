@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of libpfm4 names in -e (libpmc/pfm.c, the libpfm4 half of
- * libpmc/events.c) and of the {a,b} group syntax: names -> ABI fields on
+ * Unit tests of libpfm4 names in -e (user/libpmc/pfm.c, the libpfm4 half of
+ * user/libpmc/events.c) and of the {a,b} group syntax: names -> ABI fields on
  * Skylake's tables (LIBPFM_FORCE_PMU=skl, set before libpfm4 initializes,
  * so the results do not depend on the host), perf's event.umask spelling,
  * nearest names, refusals naming the field, groups and their errors, and

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the region API, libpmc/region.c, on a fake self-reader
+ * Unit tests of the region API, user/libpmc/region.c, on a fake self-reader
  * (each read of a thread advances its counts by 1, 2, 3, ... per event and
  * its time by 10 ns, so every region's totals are known exactly): counts
  * and nesting, every error with its errno and message, the table and
  * nesting limits, threads, a name buffer reused for another name, read
- * failures, fork; and pmcctl's side (pmcctl/regions.c): the machine form
+ * failures, fork; and pmcctl's side (user/pmcctl/regions.c): the machine form
  * written by libpmc read back, malformed tables refused with the line
  * named, and the report in text, CSV and JSON.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Golden-output tests of pmcctl's count reports (pmcctl/report.c): fixed
+ * Golden-output tests of pmcctl's count reports (user/pmcctl/report.c): fixed
  * inputs, with real pmc_evsel entries from pmc_evlist_parse(), are printed
  * in text, CSV and JSON into a memory stream and compared byte for byte
  * with tests/unit/golden/NAME.  Every JSON line is also checked to be one

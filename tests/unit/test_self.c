@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the self-read page's arithmetic, pmc_self_event_value()
- * (libpmc/self.c): offset alone without a counter; offset + the counter's
+ * (user/libpmc/self.c): offset alone without a counter; offset + the counter's
  * advance since base, wrap-safe at 40, 48 and 64 bits; and agreement with
  * the module's own fold, pmc_delta() (include/pmcdrv/pmu.h), for every
  * width.  Registered by main.c as the "self-read" suite.
