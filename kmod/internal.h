@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the session files share: the session, task context and per-CPU
- * structs, the locks and counts under pmcd_global_lock (sched.c), and the
+ * structs (track.c), the locks and counts under pmcd_global_lock (sched.c), and the
  * calls one file makes into another.  Layers, top down, each calling only
- * those below it: session.c (lifetime and the ioctl operations) over
- * cpu_session.c (CPU sessions, hotplug, syscore) and perm.c (who may count
- * what), sched.c (tracepoint probes, per-CPU folding, the periodic fold),
- * hw.c (registers).  See docs/design.md.
+ * those below it: main.c (the device), session.c (lifetime and the ioctl
+ * operations), cpu_session.c (CPU sessions, hotplug, syscore), selfmap.c
+ * (self-read's mmap and READ_SELF), sched.c (tracepoint probes, per-CPU
+ * folding, the periodic fold), selfread.c (a thread's own counts on the
+ * switch path, CR4.PCE), track.c (the tracked-task hash, per-CPU state),
+ * perm.c (who may count what), hw.c (registers).  tests/layers-check.sh
+ * holds the module to that order.  See docs/architecture.md.
  */
 #ifndef PMCDRV_INTERNAL_H
 #define PMCDRV_INTERNAL_H
@@ -136,12 +139,14 @@ static inline void pmcd_session_put(struct pmcd_session *s)
 	kref_put(&s->ref, pmcd_session_release);
 }
 
-/* sched.c: probes, per-CPU counting and folding */
-int pmcd_sched_init(const struct pmcd_hw_caps *caps);
-void pmcd_sched_exit(void);
+/* track.c: the tracked tasks */
 struct pmcd_task_ctx *pmcd_lookup(struct task_struct *t);
 void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct task_struct *t);
 bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx);
+
+/* sched.c: probes, per-CPU counting and folding */
+int pmcd_sched_init(const struct pmcd_hw_caps *caps);
+void pmcd_sched_exit(void);
 void pmcd_ctx_free_rcu(struct rcu_head *head);
 int pmcd_probes_get(void);
 void pmcd_probes_put(void);

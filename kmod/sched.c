@@ -3,7 +3,7 @@
  * pmcdrv scheduler hooks and per-CPU folding.
  *
  * Each tracked task has a struct pmcd_task_ctx in a global RCU hash keyed
- * by its task_struct.  While at least one task session is attached, probes
+ * by its task_struct (track.c).  While at least one task session is attached, probes
  * sit on the sched_switch, sched_process_fork, sched_process_exec and
  * sched_process_exit tracepoints:
  *
@@ -24,7 +24,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hash.h>
 #include <linux/jiffies.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -42,11 +41,6 @@
 #include "internal.h"
 #include "selfread.h"
 
-#define PMC_HASH_BITS		10	/* 1024 chains: docs/design.md, "Latency bounds" */
-
-DEFINE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
-static struct hlist_head pmcd_hash[1 << PMC_HASH_BITS];
-DEFINE_RAW_SPINLOCK(pmcd_hash_lock);
 /* Probe registration, the PMU claim, CPU owners and the counts of each (internal.h). */
 DEFINE_MUTEX(pmcd_global_lock);
 unsigned int pmcd_probe_users;	/* attached task sessions, under pmcd_global_lock */
@@ -56,34 +50,6 @@ static DECLARE_DELAYED_WORK(pmcd_fold_work, pmcd_fold_fn);
 static unsigned long pmcd_fold_period;	/* jiffies; 0: no counters to fold */
 
 /* ---- per-CPU counting: IRQs off, on the CPU itself ------------------------ */
-
-struct pmcd_task_ctx *pmcd_lookup(struct task_struct *t)
-{
-	struct pmcd_task_ctx *ctx;
-
-	hlist_for_each_entry_rcu(ctx, &pmcd_hash[hash_ptr(t, PMC_HASH_BITS)], hnode,
-				 lockdep_is_held(&pmcd_hash_lock)) {
-		if (ctx->task == t)
-			return ctx;
-	}
-	return NULL;
-}
-
-/*
- * Track @t with @ctx in session @s (the context holds a reference of it).
- * Called with pmcd_hash_lock held.
- */
-void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct task_struct *t)
-{
-	ctx->task = t;
-	ctx->sess = s;
-	ctx->dead = false;
-	ctx->last_cpu = -1;
-	kref_get(&s->ref);
-	hlist_add_head_rcu(&ctx->hnode, &pmcd_hash[hash_ptr(t, PMC_HASH_BITS)]);
-	list_add(&ctx->node, &s->tasks);
-	s->nr_tasks++;
-}
 
 /*
  * Add what pc->sess counted here since the last fold, up to the raw values
@@ -471,18 +437,6 @@ static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	local_irq_restore(flags);
 	if (untracked)
 		call_rcu(&ctx->rcu, pmcd_ctx_free_rcu);
-}
-
-/* Untrack @ctx (if still tracked).  Called with pmcd_hash_lock held. */
-bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx)
-{
-	if (ctx->dead)
-		return false;
-	WRITE_ONCE(ctx->dead, true);
-	hlist_del_rcu(&ctx->hnode);
-	list_del(&ctx->node);
-	ctx->sess->nr_tasks--;
-	return true;
 }
 
 static void pmcd_probe_exit(void *data, struct task_struct *p)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Self-read (selfread.c): a tracked thread's own counts, in a page it maps
- * read-only and reads with RDPMC, and through PMCDRV_IOC_READ_SELF.  The
- * hooks below are called by sched.c on the thread's CPU with IRQs off;
- * they do nothing (one pointer test) for a task without a page.
+ * Self-read: a tracked thread's own counts, in a page it maps read-only and
+ * reads with RDPMC, and through PMCDRV_IOC_READ_SELF.  selfread.c keeps
+ * them (the page, the thread's share on the switch path, CR4.PCE) and is
+ * called by sched.c; selfmap.c, above sched.c, has the entry points (mmap,
+ * READ_SELF).  The switch-path hooks below run on the thread's CPU with
+ * IRQs off; they do nothing (one pointer test) for a task without a page.
  */
 #ifndef PMCDRV_SELFREAD_H
 #define PMCDRV_SELFREAD_H
@@ -40,6 +42,13 @@ struct pmcd_self {
 	bool tsc;			/* time in TSC cycles: the page's time is live */
 };
 
+/* selfread.c, for the entry points (selfmap.c): the record, its page and mappings */
+struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s);
+void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s, bool live);
+u64 pmcd_self_value(const struct pmcd_self *self, const struct pmcd_session *s, unsigned int i);
+void pmcd_self_map_count(struct pmcd_self *self, struct mm_struct *mm, bool add);
+
+/* selfread.c, for the switch path (sched.c) */
 void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw);
 void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw);
 void pmcd_self_fold(struct pmcd_cpu *pc, const u64 *raw);

@@ -5,6 +5,7 @@
 #   1. deps     install what is missing (tests/deps.sh)
 #   2. build    libpmc, pmcctl, test programs (WERROR=1); pmcdrv.ko against the guest kernel
 #   3. unit     shared logic and libpmc under ASan+UBSan (CUnit)
+#      layers   one-way layers, read off the built objects (tests/layers-check.sh)
 #      man      docs/pmcctl.1 renders cleanly and matches every --help
 #   4. kbuild   module at W=1 + sparse, checkpatch --strict
 #      pkg      Debian packages + lintian, DKMS against the guest kernel, make install,
@@ -137,6 +138,7 @@ build_copy() {
 stage deps tests/deps.sh || { echo "make check: cannot install dependencies" >&2; exit 1; }
 stage build build
 stage unit build/tests/unit
+stage layers tests/layers-check.sh
 stage man tests/man-check.sh
 stage kbuild tests/kbuild-check.sh
 # QEMU before pkg: pkg's guest run uses the project's QEMU when it is built,

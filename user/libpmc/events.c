@@ -189,21 +189,6 @@ static const char *mode_letters(const char *s, size_t n, uint32_t *mode)
 	return NULL;
 }
 
-void pmc_evtsel_decode(uint64_t sel, struct pmcdrv_event *ev)
-{
-	ev->event = (uint32_t)(sel & PMC_EVTSEL_EVENT);
-	ev->umask = (uint32_t)((sel & PMC_EVTSEL_UMASK) >> PMC_EVTSEL_UMASK_SHIFT);
-	ev->cmask = (uint32_t)((sel & PMC_EVTSEL_CMASK) >> PMC_EVTSEL_CMASK_SHIFT);
-	if (sel & PMC_EVTSEL_USR)
-		ev->flags |= PMCDRV_EVF_USER;
-	if (sel & PMC_EVTSEL_OS)
-		ev->flags |= PMCDRV_EVF_KERNEL;
-	if (sel & PMC_EVTSEL_EDGE)
-		ev->flags |= PMCDRV_EVF_EDGE;
-	if (sel & PMC_EVTSEL_INV)
-		ev->flags |= PMCDRV_EVF_INV;
-}
-
 /* rHEX (r followed by hex digits only, up to the modifiers). */
 static bool is_raw(const char *t, size_t n)
 {

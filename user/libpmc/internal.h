@@ -14,8 +14,8 @@ int pmc_error(int ret, char *err, size_t len, const char *fmt, ...)
 
 /*
  * The fields of @ev that IA32_PERFEVTSELx value @sel gives: event, umask,
- * cmask and the USR, OS, EDGE and INV flags, ORed in (events.c).  Bits
- * without a field are the caller's to refuse first.
+ * cmask and the USR, OS, EDGE and INV flags, ORed in.  Bits
+ * without a field are the caller's to refuse first (evtsel.c).
  */
 void pmc_evtsel_decode(uint64_t sel, struct pmcdrv_event *ev);
 

@@ -8,6 +8,7 @@
 #include "libpmc.h"
 #include "pmcctl.h"
 #include "report.h"
+#include "run.h"
 
 bool parse_long(const char *arg, long min, long max, long *out)
 {
@@ -166,4 +167,26 @@ int prepare_events(struct pmc_evlist *events, const char *device, const char *cm
 		return -EIO;
 	}
 	return check_events(events, &info, cmd);
+}
+
+/* A task session of @o's events, configured (run, compare, and -p/-t once per task). */
+int task_session_open(const struct run_opts *o, struct pmc_session **out)
+{
+	struct pmc_session *s;
+	unsigned int i;
+	int err;
+
+	err = pmc_session_open(o->c.device, &s);
+	if (err)
+		return device_error("run", o->c.device, err);
+	for (i = 0; i < o->c.events.n; i++)
+		pmc_session_add(s, &o->c.events.ev[i].ev);
+	pmc_session_set_inherit(s, o->inherit);
+	err = pmc_session_config(s);
+	if (err) {
+		pmc_session_close(s);
+		return session_error("run", "cannot configure the events", err);
+	}
+	*out = s;
+	return 0;
 }

@@ -247,27 +247,6 @@ fail:
 	return -EIO;
 }
 
-int task_session_open(const struct run_opts *o, struct pmc_session **out)
-{
-	struct pmc_session *s;
-	unsigned int i;
-	int err;
-
-	err = pmc_session_open(o->c.device, &s);
-	if (err)
-		return device_error("run", o->c.device, err);
-	for (i = 0; i < o->c.events.n; i++)
-		pmc_session_add(s, &o->c.events.ev[i].ev);
-	pmc_session_set_inherit(s, o->inherit);
-	err = pmc_session_config(s);
-	if (err) {
-		pmc_session_close(s);
-		return session_error("run", "cannot configure the events", err);
-	}
-	*out = s;
-	return 0;
-}
-
 int run_once_task(const struct run_opts *o, struct run_result *res)
 {
 	struct pmc_session *s;

@@ -46,7 +46,8 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		   void (*usage)(FILE *f));
 /*
  * A task session with o's events and inheritance, configured, not attached
- * yet: *out.  Errors are explained; returns the error to exit with.
+ * yet: *out.  Errors are explained; returns the error to exit with
+ * (count.c, under both run-task.c and attach.c).
  */
 int task_session_open(const struct run_opts *o, struct pmc_session **out);
 /*

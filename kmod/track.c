@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmcdrv's tracked tasks and per-CPU state, the bottom of the session
+ * files: each tracked task has a struct pmcd_task_ctx in a global RCU hash
+ * keyed by its task_struct (looked up in the switch probe, under
+ * rcu_read_lock() with IRQs off; changed under pmcd_hash_lock), and each CPU
+ * a struct pmcd_cpu, touched only on that CPU with IRQs off.  Uses nothing
+ * of the files above it (internal.h).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+
+#include "internal.h"
+
+#define PMC_HASH_BITS		10	/* 1024 chains: docs/design.md, "Latency bounds" */
+
+DEFINE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
+static struct hlist_head pmcd_hash[1 << PMC_HASH_BITS];
+DEFINE_RAW_SPINLOCK(pmcd_hash_lock);
+
+struct pmcd_task_ctx *pmcd_lookup(struct task_struct *t)
+{
+	struct pmcd_task_ctx *ctx;
+
+	hlist_for_each_entry_rcu(ctx, &pmcd_hash[hash_ptr(t, PMC_HASH_BITS)], hnode,
+				 lockdep_is_held(&pmcd_hash_lock)) {
+		if (ctx->task == t)
+			return ctx;
+	}
+	return NULL;
+}
+
+/*
+ * Track @t with @ctx in session @s (the context holds a reference of it).
+ * Called with pmcd_hash_lock held.
+ */
+void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct task_struct *t)
+{
+	ctx->task = t;
+	ctx->sess = s;
+	ctx->dead = false;
+	ctx->last_cpu = -1;
+	kref_get(&s->ref);
+	hlist_add_head_rcu(&ctx->hnode, &pmcd_hash[hash_ptr(t, PMC_HASH_BITS)]);
+	list_add(&ctx->node, &s->tasks);
+	s->nr_tasks++;
+}
+
+/* Untrack @ctx (if still tracked).  Called with pmcd_hash_lock held. */
+bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx)
+{
+	if (ctx->dead)
+		return false;
+	WRITE_ONCE(ctx->dead, true);
+	hlist_del_rcu(&ctx->hnode);
+	list_del(&ctx->node);
+	ctx->sess->nr_tasks--;
+	return true;
+}
