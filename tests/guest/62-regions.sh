@@ -240,7 +240,7 @@ cost_check() {
 cost_check "rdpmc $REGION_PAIR_INSNS_RDPMC" 1 1000 10000
 cost_check "ioctl $REGION_PAIR_INSNS_IOCTL" -e instructions:u,task-clock 1 1000 10000
 
-# Issue 13's figure: a region pair against perf's ioctl enable/disable pair,
+# The regions' cost target: a region pair against perf's ioctl enable/disable pair,
 # in guest ns (= guest instructions, user and kernel: QEMU -icount shift=0).
 out=$($cost --perf 1000)
 echo "$out" | sed 's/^/    /'

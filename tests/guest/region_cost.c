@@ -28,7 +28,7 @@
  * tracked: its first begin fails.  Prints
  *   early: begin=ERRNO message=MESSAGE
  *
- * region_cost --perf N: issue 13's figure: guest ns (= guest instructions
+ * region_cost --perf N: the regions' cost target: guest ns (= guest instructions
  * under QEMU -icount shift=0) of one perf PERF_EVENT_IOC_ENABLE +
  * PERF_EVENT_IOC_DISABLE pair on an instructions:u event, and of one empty
  * region pair (instructions:u, this process's own session, opened after
