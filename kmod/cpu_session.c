@@ -36,7 +36,8 @@ static void pmcd_ipi_cpu_start(void *info)
 	if (pc->sess)
 		return;
 	pc->sess = info;
-	pmcd_cpu_start(pc);
+	/* Everything on the CPU is its to count: no other owner's counts to scrub. */
+	pmcd_cpu_start(pc, false);
 }
 
 /*
@@ -161,8 +162,9 @@ static void pmcd_resume(void)
 
 	pc->suspended = false;
 	pmcd_hw_cpu_back("resume");	/* the firmware may have reset the PMU */
+	/* What the firmware left in the counters is nobody's to read: scrubbed. */
 	if (pc->sess)
-		pmcd_cpu_start(pc);
+		pmcd_cpu_start(pc, true);
 }
 
 static struct syscore_ops pmcd_syscore_ops = {

@@ -410,6 +410,27 @@ bool pmcd_hw_clean_for(u64 owner)
 }
 
 /*
+ * Nothing of pmcdrv's counts on this CPU now (every counter it started is
+ * stopped), and a task that may execute RDPMC runs next: zero every counter
+ * that is not known to hold zero.  Free when they all do, as after the first
+ * such call.  Nothing to do while pmcdrv holds no claim: the release zeroed
+ * what it programmed, and the rest is perf's to clear.  IRQs off.
+ */
+void pmcd_hw_scrub_idle(void)
+{
+	struct pmcd_hw_cpu *hc;
+
+	if (!READ_ONCE(pmcd_hw_claimed))
+		return;
+	hc = pmcd_hw_this();
+	if ((pmcd_hw_all & ~hc->zero) == 0)
+		return;
+	pmcd_hw_scrub(hc);
+	/* Zeros only: whoever starts next finds them clean, after its own scrub (a no-op). */
+	hc->clean_for = 0;
+}
+
+/*
  * perf_events zeroes the counters it used and let go ("dirty": they could
  * show another task's counts to a reader with RDPMC) when a CPU switches to
  * an address space that may use RDPMC: Linux 6.1, switch_mm_irqs_off() and

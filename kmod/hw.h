@@ -75,10 +75,12 @@ void pmcd_hw_release(const struct pmcd_hw_caps *caps);
  * of the CPU that may hold another owner's count is zeroed (@p's own
  * counters start from 0 then); free while the counters hold only @owner's
  * counts or zeros.  pmcd_hw_clean_for(): would a start for @owner scrub
- * nothing?
+ * nothing?  pmcd_hw_scrub_idle(): with nothing of pmcdrv's counting here,
+ * zero every counter not known to be zero.
  */
 unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool scrub);
 bool pmcd_hw_clean_for(u64 owner);
+void pmcd_hw_scrub_idle(void);
 void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
 unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);
 /* Address-space switches where perf_events may zero counters (hw.c). */

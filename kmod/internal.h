@@ -63,6 +63,7 @@ struct pmcd_session {
 	bool enabled;			/* READ_ONCE in probes */
 	bool task_sw;			/* has context-switches or cpu-migrations */
 	bool secure_exec;		/* under pmcd_hash_lock: a task exec'd a setuid image */
+	bool kernel;			/* counts kernel mode (set at CONFIG) */
 	kgid_t dev_gid;			/* the device's group at open (perm.c) */
 	int cpu;			/* a CPU session's CPU; -1 for a task session */
 	u64 id;				/* unique, never 0: whose counts a counter holds (hw.c) */
@@ -91,13 +92,13 @@ struct pmcd_session {
 struct pmcd_task_ctx {
 	struct hlist_node hnode;	/* pmcd_hash, RCU */
 	struct list_head node;		/* session's tasks, pool, or a private list */
-	struct task_struct *task;	/* untracked at its exit, before it is freed */
+	struct task_struct *task;	/* referenced while set: untracked at its exit */
 	struct pmcd_session *sess;	/* holds a reference while tracked */
 	bool armed_exec;		/* waits for exec (touched by the task's CPU) */
 	bool dead;			/* untracked: never program again */
 	int last_cpu;
 	struct pmcd_self *self;		/* its own counts, once it asked (selfread.c) */
-	struct rcu_head rcu;
+	struct rcu_work free_work;	/* freed after a grace period (sched.c) */
 };
 
 /*
@@ -147,11 +148,12 @@ bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx);
 /* sched.c: probes, per-CPU counting and folding */
 int pmcd_sched_init(const struct pmcd_hw_caps *caps);
 void pmcd_sched_exit(void);
-void pmcd_ctx_free_rcu(struct rcu_head *head);
+void pmcd_ctx_free(struct pmcd_task_ctx *ctx);
+void pmcd_ctx_free_later(struct pmcd_task_ctx *ctx);
 int pmcd_probes_get(void);
 void pmcd_probes_put(void);
 void pmcd_fold_arm(void);
-void pmcd_cpu_start(struct pmcd_cpu *pc);
+void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub);
 void pmcd_cpu_restart(struct pmcd_cpu *pc);
 void pmcd_cpu_fold_stop(struct pmcd_cpu *pc);
 void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch);

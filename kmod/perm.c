@@ -65,14 +65,20 @@ static int pmcd_perf_paranoid(void)
 }
 
 /*
- * Any counting at all by a caller without CAP_PERFMON (CONFIG): Debian's
- * perf_event_open() refuses everything while perf_event_paranoid > 2.
- * pmcdrv does the same unless the administrator opted in by giving the
- * device to a group (not root's) that the caller is in (docs/security.md).
+ * Any counting at all (CONFIG, and ATTACH again): Debian's patch to
+ * perf_event_open() (kernel/events/core.c, Debian's 6.1) refuses
+ * everything while perf_event_paranoid > 2 unless the caller is
+ *
+ *	if (perf_paranoid_any() && !capable(CAP_SYS_ADMIN))
+ *		return -EACCES;
+ *
+ * CAP_SYS_ADMIN itself, not CAP_PERFMON.  pmcdrv does the same unless the
+ * administrator opted in by giving the device to a group (not root's) that
+ * the caller is in (docs/security.md).
  */
 bool pmcd_may_count(kgid_t dev_gid)
 {
-	if (perfmon_capable() || pmcd_perf_paranoid() <= 2)
+	if (pmcd_perf_paranoid() <= 2 || capable(CAP_SYS_ADMIN))
 		return true;
 	return !gid_eq(dev_gid, GLOBAL_ROOT_GID) && in_group_p(dev_gid);
 }
@@ -119,13 +125,14 @@ static bool pmcd_task_still_dumpable(struct task_struct *task)
 
 /*
  * May the caller count @task?  ptrace_may_access() is not exported to
- * modules, so this is __ptrace_may_access() of kernel/ptrace.c (Linux 6.1)
+ * modules, so this is __ptrace_may_access() of kernel/ptrace.c (Linux 6.1),
+ * called under task_lock(@task) (pmcd_may_attach() below),
  * for mode PTRACE_MODE_READ_REALCREDS (perf_check_permission()'s), rule by
  * rule.  The caller holds @task->signal->exec_update_lock for reading, as
  * perf_event_open() does, so the credentials checked are still the task's
  * when it is tracked.  Returns 0 or -EPERM.
  */
-int pmcd_may_attach(struct task_struct *task)
+static int pmcd_may_attach_locked(struct task_struct *task)
 {
 	const struct cred *cred = current_cred(), *tcred;
 	kuid_t caller_uid;
@@ -165,4 +172,19 @@ ok:
 	 * modules: not consulted (docs/security.md).
 	 */
 	return 0;
+}
+
+/*
+ * ptrace_may_access() of kernel/ptrace.c (6.1): the check runs under
+ * task_lock(), which keeps task->mm, and the mm's flags and user namespace
+ * read through it, from going away under it in exit_mm().
+ */
+int pmcd_may_attach(struct task_struct *task)
+{
+	int err;
+
+	task_lock(task);
+	err = pmcd_may_attach_locked(task);
+	task_unlock(task);
+	return err;
 }

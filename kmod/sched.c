@@ -37,6 +37,7 @@
 #include <asm/page.h>
 #include <asm/processor-flags.h>
 
+#include "debug.h"
 #include "hw.h"
 #include "internal.h"
 #include "selfread.h"
@@ -143,9 +144,11 @@ static void pmcd_cpu_fold(struct pmcd_cpu *pc)
  * Start pc->sess's counters on this CPU from wherever they stand (the
  * hardware layer says where: a stopped counter keeps its value).  The
  * session's cpumask says where it may hold unfolded counts; the bit is set
- * before counting starts.
+ * before counting starts.  @scrub: the task that runs now may execute
+ * RDPMC (pmcd_may_rdpmc()): first zero every counter that may hold another
+ * owner's count (hw.c).
  */
-void pmcd_cpu_start(struct pmcd_cpu *pc)
+void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 {
 	struct pmcd_session *s = pc->sess;
 	unsigned int faults;
@@ -164,7 +167,7 @@ void pmcd_cpu_start(struct pmcd_cpu *pc)
 		pc->map = NULL;
 	}
 	if (pc->prog->nr) {
-		faults = pmcd_hw_start(pc->prog, pc->last, s->id, pmcd_self_rdpmc(pc->active));
+		faults = pmcd_hw_start(pc->prog, pc->last, s->id, scrub);
 		if (unlikely(faults))
 			atomic64_add(faults, &s->hw_faults);
 	} else {
@@ -207,32 +210,33 @@ static void pmcd_ctx_note_cpu(struct pmcd_task_ctx *ctx, int cpu)
 }
 
 /*
- * Start @ctx's session here.  Not on a CPU whose offline callback has run:
- * the scheduler still switches in a task that was queued there, once, to
- * push it away (balance_push()); counters started then would stay
- * programmed, unknown to anyone, through the CPU's death and its next INIT.
+ * Start @ctx's session here (@scrub: as pmcd_cpu_start()).  Not on a CPU
+ * whose offline callback has run: the scheduler still switches in a task
+ * that was queued there, once, to push it away (balance_push()); counters
+ * started then would stay programmed, unknown to anyone, through the CPU's
+ * death and its next INIT.
  */
-static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
+static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx, bool scrub)
 {
 	if (unlikely(pc->offline) || !pmcd_ctx_counts(ctx))
 		return;
 	pmcd_ctx_note_cpu(ctx, smp_processor_id());
 	pc->active = ctx;
 	pc->sess = ctx->sess;
-	pmcd_cpu_start(pc);
+	pmcd_cpu_start(pc, scrub);
 }
 
 /*
- * Stop pc->active's session here and start it again: a thread that just
- * became able to read its counters with RDPMC gets them scrubbed (hw.c).
- * IRQs off, pc->active set.
+ * Stop pc->active's session here and start it again, scrubbed: its thread
+ * just became able to read the counters with RDPMC (hw.c).  IRQs off,
+ * pc->active set.
  */
 void pmcd_cpu_restart(struct pmcd_cpu *pc)
 {
 	struct pmcd_task_ctx *ctx = pc->active;
 
 	pmcd_cpu_sched_out(pc, false);
-	pmcd_cpu_sched_in(pc, ctx);
+	pmcd_cpu_sched_in(pc, ctx, true);
 }
 
 /* Fold and stop whatever runs here: a tracked task's or a CPU session's counters. */
@@ -284,6 +288,21 @@ static __always_inline unsigned int pmcd_perf_new(const struct task_struct *next
 }
 
 /*
+ * May @t execute RDPMC once it runs?  The kernel's test, cr4_update_pce_mm()
+ * in arch/x86/mm/tlb.c (Linux 6.1): its address space's perf_rdpmc_allowed
+ * is non-zero (a self-read page of pmcdrv's or a perf_events mapping in the
+ * process, or a count dup_mm() copied into a child from its parent).
+ * Negative counts are non-zero too, as for the kernel.  A kernel thread has
+ * no user mode.  pmcdrv narrows CR4.PCE further (selfread.c); the counters
+ * are scrubbed for the wider test.  Not seen: rdpmc=2 (root's sysfs switch
+ * that opens RDPMC to every task; its static key is not exported).
+ */
+static __always_inline bool pmcd_may_rdpmc(const struct task_struct *t)
+{
+	return t->mm && atomic_read(&t->mm->context.perf_rdpmc_allowed);
+}
+
+/*
  * @what is new here (pmcd_perf_new()): if the switch to @next changes
  * address space (cpu_tlbstate.loaded_mm, whose page tables CR3 holds:
  * __get_current_cr3_fast(); with IRQs off no flush IPI moves CR3 before the
@@ -305,6 +324,7 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 	struct pmcd_task_ctx *ctx;
 	unsigned int seen, what;
+	bool rdpmc;
 
 	rcu_read_lock();
 	ctx = pmcd_lookup(next);
@@ -319,6 +339,15 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 		if (unlikely(what))
 			pmcd_perf_clear_first(pc, next, what);
 	}
+	/*
+	 * perf's rule for its RDPMC users (Linux 6.1, cr4_update_pce_mm() in
+	 * arch/x86/mm/tlb.c calls perf_clear_dirty_counters() whenever a CPU
+	 * switches to an address space whose perf_rdpmc_allowed is non-zero),
+	 * applied to pmcdrv's counters: a task that may execute RDPMC finds
+	 * them holding its own counting session's counts or zeros, nothing
+	 * else, whether its own session counts now or not (docs/security.md).
+	 */
+	rdpmc = pmcd_may_rdpmc(next);
 	if (pc->active) {
 		/*
 		 * Unless @next may read the counters with RDPMC while they can
@@ -326,7 +355,7 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 		 * again, zeroed (hw.c).
 		 */
 		if (ctx && ctx->sess == pc->sess && pmcd_ctx_counts(ctx) &&
-		    (likely(!pmcd_self_rdpmc(ctx)) || pmcd_hw_clean_for(ctx->sess->id))) {
+		    (likely(!rdpmc) || pmcd_hw_clean_for(ctx->sess->id))) {
 			/*
 			 * Both tasks are the session's: its counts are one sum,
 			 * so its counters keep running, untouched.
@@ -340,7 +369,10 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 		pmcd_cpu_sched_out(pc, true);
 	}
 	if (ctx)
-		pmcd_cpu_sched_in(pc, ctx);
+		pmcd_cpu_sched_in(pc, ctx, rdpmc);
+	/* Nothing of pmcdrv's counts for @next: it may read only zeros. */
+	if (unlikely(rdpmc) && !pc->sess)
+		pmcd_hw_scrub_idle();
 out:
 	/* RDPMC only for a thread with its own self-read page (selfread.c). */
 	if (unlikely(READ_ONCE(pmcd_self_nr_maps)))
@@ -348,13 +380,18 @@ out:
 	rcu_read_unlock();
 }
 
-/* Track @child in @parent's session.  Called with pmcd_hash_lock held. */
+/*
+ * Track @child in @parent's session.  Called with pmcd_hash_lock held.  A
+ * task has one context at most: ATTACH refuses a task whose fork has not
+ * reached wake_up_new_task() yet (session.c), which comes after this
+ * probe, so @child cannot be tracked already; the lookup keeps it so.
+ */
 static void pmcd_track_child_locked(struct pmcd_task_ctx *parent, struct task_struct *child)
 {
 	struct pmcd_session *s = parent->sess;
 	struct pmcd_task_ctx *ctx;
 
-	if (parent->dead || s->closing)
+	if (parent->dead || s->closing || pmcd_lookup(child))
 		return;
 	ctx = list_first_entry_or_null(&s->pool, struct pmcd_task_ctx, node);
 	if (!ctx) {
@@ -375,6 +412,8 @@ static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_
 	unsigned long flags;
 
 	pmcd_self_fork(parent, child);
+	/* The debug build's window for the fork/ATTACH race test (debug.h). */
+	pmcd_debug_delay(PMCD_DELAY_FORK);
 	rcu_read_lock();
 	ctx = pmcd_lookup(parent);
 	if (ctx && ctx->sess->inherit) {
@@ -412,7 +451,6 @@ static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	struct pmcd_cpu *pc;
 	struct pmcd_task_ctx *ctx;
 	unsigned long flags;
-	bool untracked = false;
 
 	/* IRQs off across lookup and programming: a stopping IPI sees the result. */
 	local_irq_save(flags);
@@ -425,35 +463,36 @@ static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		 * binaries" (perf_event_exit_task() when the new mm is not
 		 * SUID_DUMP_USER).  Keep what was counted before the exec,
 		 * count neither the new image nor its future children.
+		 * Every context of the task (there is one: see
+		 * pmcd_track_child_locked()).
 		 */
-		untracked = pmcd_retire_current(ctx, &ctx->sess->secure_exec);
+		do {
+			if (!pmcd_retire_current(ctx, &ctx->sess->secure_exec))
+				break;
+			pmcd_ctx_free_later(ctx);
+		} while ((ctx = pmcd_lookup(p)));
 	} else if (ctx && ctx->armed_exec) {
 		ctx->armed_exec = false;
 		pc = this_cpu_ptr(&pmcd_cpus);
 		if (!pc->sess)
-			pmcd_cpu_sched_in(pc, ctx);
+			pmcd_cpu_sched_in(pc, ctx, pmcd_may_rdpmc(p));
 	}
 	rcu_read_unlock();
 	local_irq_restore(flags);
-	if (untracked)
-		call_rcu(&ctx->rcu, pmcd_ctx_free_rcu);
 }
 
+/* Every context of the exiting task goes (there is one at most, as at exec). */
 static void pmcd_probe_exit(void *data, struct task_struct *p)
 {
 	struct pmcd_task_ctx *ctx;
 	unsigned long flags;
-	bool untracked = false;
 
 	local_irq_save(flags);
 	rcu_read_lock();
-	ctx = pmcd_lookup(p);
-	if (ctx)
-		untracked = pmcd_retire_current(ctx, NULL);
+	while ((ctx = pmcd_lookup(p)) && pmcd_retire_current(ctx, NULL))
+		pmcd_ctx_free_later(ctx);
 	rcu_read_unlock();
 	local_irq_restore(flags);
-	if (untracked)
-		call_rcu(&ctx->rcu, pmcd_ctx_free_rcu);
 }
 
 static const struct {
@@ -637,17 +676,41 @@ void pmcd_ipi_start(void *info)
 	rcu_read_lock();
 	ctx = pmcd_lookup(current);
 	if (ctx && ctx->sess == s)
-		pmcd_cpu_sched_in(pc, ctx);
+		pmcd_cpu_sched_in(pc, ctx, pmcd_may_rdpmc(current));
 	rcu_read_unlock();
 }
 
-void pmcd_ctx_free_rcu(struct rcu_head *head)
+/*
+ * Free a context that was tracked (or never was: ctx->task NULL), with the
+ * references it holds: its self-read record, its session, its task.
+ * Process context: the task's reference is dropped where that may sleep
+ * (put_task_struct() may, on PREEMPT_RT).
+ */
+void pmcd_ctx_free(struct pmcd_task_ctx *ctx)
 {
-	struct pmcd_task_ctx *ctx = container_of(head, struct pmcd_task_ctx, rcu);
-
 	pmcd_self_put(ctx->self);
-	pmcd_session_put(ctx->sess);
+	if (ctx->sess)
+		pmcd_session_put(ctx->sess);
+	if (ctx->task)
+		put_task_struct(ctx->task);
 	kfree(ctx);
+}
+
+static struct workqueue_struct *pmcd_free_wq;
+
+static void pmcd_ctx_free_work(struct work_struct *work)
+{
+	pmcd_ctx_free(container_of(to_rcu_work(work), struct pmcd_task_ctx, free_work));
+}
+
+/*
+ * Free an untracked @ctx once no probe can hold it (an RCU grace period),
+ * in process context.  Any context, IRQs off too.
+ */
+void pmcd_ctx_free_later(struct pmcd_task_ctx *ctx)
+{
+	INIT_RCU_WORK(&ctx->free_work, pmcd_ctx_free_work);
+	queue_rcu_work(pmcd_free_wq, &ctx->free_work);
 }
 
 int pmcd_sched_init(const struct pmcd_hw_caps *caps)
@@ -663,7 +726,6 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 	}
 	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
 		pmcd_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
-	pmcd_self_init();
 	for_each_kernel_tracepoint(pmcd_find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
 		if (!pmcd_tps[i]) {
@@ -671,6 +733,10 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 			return -ENOENT;
 		}
 	}
+	pmcd_free_wq = alloc_workqueue("pmcdrv_free", 0, 0);
+	if (!pmcd_free_wq)
+		return -ENOMEM;
+	pmcd_self_init();
 	return 0;
 }
 
@@ -684,4 +750,7 @@ void pmcd_sched_exit(void)
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&pmcd_cpus, cpu)->mux_timer);
 	pmcd_self_exit();
+	/* Contexts queued for freeing: their grace periods, then their work. */
+	rcu_barrier();
+	destroy_workqueue(pmcd_free_wq);
 }

@@ -59,6 +59,13 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 			pmcd_self_start(pc, NULL);
 		else
 			pmcd_self_publish(ctx->self, s, false);
+		/*
+		 * Its session does not count here now (disabled, or armed for
+		 * exec): the thread reads zeros, not what the last session
+		 * left in the counters (the switch probe's rule, sched.c).
+		 */
+		if (pc->active != ctx && ctx->self->rdpmc && !pc->sess)
+			pmcd_hw_scrub_idle();
 out_unlock:
 		rcu_read_unlock();
 		local_irq_restore(flags);
@@ -121,8 +128,14 @@ int pmcd_self_mmap(struct pmcd_session *s, struct vm_area_struct *vma)
 	err = pmcd_self_current(s, &ctx);
 	if (err)
 		return err;
-	/* Read-only for good, one page, not inherited, not in core dumps. */
-	pmcd_vm_flags_mod(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+	/*
+	 * Read-only for good, one page, not inherited, not in core dumps.
+	 * VM_IO: madvise(MADV_DOFORK) refuses to make it inherited (EINVAL,
+	 * Linux 6.1 mm/madvise.c), so the mapping lives in the address space
+	 * that made it and no other, as its count in perf_rdpmc_allowed
+	 * assumes (selfread.c), and get_user_pages() refuses the page.
+	 */
+	pmcd_vm_flags_mod(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
 	vma->vm_ops = &pmcd_self_vm_ops;
 	vma->vm_private_data = ctx->self;
 	pmcd_self_vm_open(vma);

@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -90,6 +91,17 @@ static void pmcd_hw_put(void)
 	if (!--pmcd_hw_users)
 		pmcd_hw_release(pmcd_caps);
 	mutex_unlock(&pmcd_global_lock);
+}
+
+/*
+ * May the caller count what @s counts?  At CONFIG, and again at ATTACH by
+ * whoever holds the file then: perf checks an event's privileges and its
+ * target in one call (perf_event_open()), so pmcdrv does not let the
+ * CONFIG caller's privileges count a target chosen by another.
+ */
+static bool pmcd_may_count_config(const struct pmcd_session *s)
+{
+	return pmcd_may_count(s->dev_gid) && (!s->kernel || pmcd_may_count_kernel());
 }
 
 /* ---- session lifetime ----------------------------------------------------- */
@@ -193,10 +205,7 @@ void pmcd_session_close(struct pmcd_session *s)
 	}
 	cancel_work_sync(&s->refill);
 	list_for_each_entry_safe(ctx, tmp, &dead, node) {
-		pmcd_self_put(ctx->self);
-		if (ctx->sess)
-			pmcd_session_put(ctx->sess);
-		kfree(ctx);
+		pmcd_ctx_free(ctx);
 	}
 	if (s->attached && s->cpu < 0)
 		pmcd_probes_put();
@@ -275,8 +284,9 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		pr_debug("config refused: %s (event %u)\n", pmc_config_strerror(&v), v.bad_index);
 		goto out_unlock;
 	}
+	s->kernel = v.has_kernel;
 	err = -EACCES;
-	if (!pmcd_may_count(s->dev_gid) || (v.has_kernel && !pmcd_may_count_kernel()))
+	if (!pmcd_may_count_config(s))
 		goto out_unlock;
 	if (v.has_hw) {
 		err = pmcd_hw_get();
@@ -346,6 +356,13 @@ static int pmcd_pool_fill(struct pmcd_session *s, struct list_head *list, unsign
 	return 0;
 }
 
+/*
+ * ATTACH to a task still being forked waits this long for the fork to
+ * finish, PMCD_ATTACH_NEW_MS at a time, then says EAGAIN (abi.md).
+ */
+#define PMCD_ATTACH_NEW_MS	5
+#define PMCD_ATTACH_NEW_TRIES	200
+
 /* ATTACH comes once, after CONFIG.  Called with s->lock held. */
 static int pmcd_attach_allowed(const struct pmcd_session *s)
 {
@@ -360,6 +377,7 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 {
 	struct pmcd_task_ctx *ctx, *tmp;
 	struct task_struct *t = NULL;
+	unsigned int tries;
 	unsigned long flags;
 	LIST_HEAD(spares);
 	int err;
@@ -390,40 +408,66 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	err = pmcd_probes_get();
 	if (err)
 		goto out_free_spares;
-	/*
-	 * As perf_event_open() (kernel/events/core.c): hold the target's
-	 * exec_update_lock from the permission check until the task is
-	 * tracked, so that an exec changing its credentials (begin_new_exec()
-	 * holds the lock for writing) comes either before the check or after
-	 * the tracking, where the exec probe sees it (sched.c).
-	 */
-	err = down_read_interruptible(&t->signal->exec_update_lock);
-	if (err)
-		goto out_probes_put;
-	err = pmcd_may_attach(t);
-	if (err)
-		goto out_exec_unlock;
+	for (tries = 0;; tries++) {
+		/*
+		 * As perf_event_open() (kernel/events/core.c): hold the
+		 * target's exec_update_lock from the permission check until
+		 * the task is tracked, so that an exec changing its
+		 * credentials (begin_new_exec() holds the lock for writing)
+		 * comes either before the check or after the tracking, where
+		 * the exec probe sees it (sched.c).  And as perf, which checks
+		 * the event's privileges and the target in one call, the
+		 * privileges of what the session counts are checked again
+		 * here, with the credentials of whoever holds the file now.
+		 */
+		err = down_read_interruptible(&t->signal->exec_update_lock);
+		if (err)
+			goto out_probes_put;
+		err = pmcd_may_attach(t);
+		if (!err && !pmcd_may_count_config(s))
+			err = -EACCES;
+		if (err)
+			goto out_exec_unlock;
 
-	ctx = list_first_entry(&spares, struct pmcd_task_ctx, node);
-	list_del(&ctx->node);
-	ctx->armed_exec = enable_on_exec;
+		ctx = list_first_entry(&spares, struct pmcd_task_ctx, node);
+		list_del(&ctx->node);
+		ctx->armed_exec = enable_on_exec;
 
-	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
-	/* PF_EXITING is set before the exit probe runs, which takes this lock. */
-	if (t->flags & PF_EXITING)
-		err = -ESRCH;
-	else if (pmcd_lookup(t))
-		err = -EEXIST;
-	if (!err) {
-		pmcd_track_locked(s, ctx, t);
-		list_splice_init(&spares, &s->pool);
-		s->pool_count = s->inherit ? PMC_POOL_TARGET : 0;
-	}
-	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
-	up_read(&t->signal->exec_update_lock);
-	if (err) {
+		raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
+		/*
+		 * PF_EXITING is set before the exit probe runs, which takes
+		 * this lock.  A task still being forked (TASK_NEW until
+		 * wake_up_new_task(), Linux 6.1 kernel/sched/core.c) is
+		 * findable by pid from attach_pid() in copy_process() on, but
+		 * the fork probe, which tracks it in its parent's inheriting
+		 * session, comes after that (trace_sched_process_fork() in
+		 * kernel_clone()), before wake_up_new_task(): wait for it, so
+		 * that a task never gets two contexts.  Seen under this lock,
+		 * a task past TASK_NEW was past the fork probe's critical
+		 * section too.
+		 */
+		if (t->flags & PF_EXITING)
+			err = -ESRCH;
+		else if (pmcd_lookup(t))
+			err = -EEXIST;
+		else if (READ_ONCE(t->__state) & TASK_NEW)
+			err = -EAGAIN;
+		if (!err) {
+			pmcd_track_locked(s, ctx, t);
+			list_splice_init(&spares, &s->pool);
+			s->pool_count = s->inherit ? PMC_POOL_TARGET : 0;
+		}
+		raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
+		up_read(&t->signal->exec_update_lock);
+		if (!err)
+			break;
 		list_add(&ctx->node, &spares);
-		goto out_probes_put;
+		if (err != -EAGAIN || tries >= PMCD_ATTACH_NEW_TRIES)
+			goto out_probes_put;
+		if (msleep_interruptible(PMCD_ATTACH_NEW_MS)) {
+			err = -EINTR;
+			goto out_probes_put;
+		}
 	}
 	s->attached = true;
 
@@ -472,7 +516,7 @@ int pmcd_session_attach_cpu(struct pmcd_session *s, unsigned int cpu)
 	if (s->task_sw)
 		goto out_unlock;
 	err = -EACCES;
-	if (!pmcd_may_count_cpu())
+	if (!pmcd_may_count_cpu() || !pmcd_may_count_config(s))
 		goto out_unlock;
 	err = pmcd_cpu_attach(s, cpu);
 out_unlock:

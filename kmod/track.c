@@ -12,6 +12,7 @@
 #include <linux/hash.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 
 #include "internal.h"
 
@@ -34,11 +35,13 @@ struct pmcd_task_ctx *pmcd_lookup(struct task_struct *t)
 }
 
 /*
- * Track @t with @ctx in session @s (the context holds a reference of it).
- * Called with pmcd_hash_lock held.
+ * Track @t with @ctx in session @s.  The context holds a reference of each:
+ * a context found in the hash is never that of a task_struct freed and used
+ * again for another task.  Called with pmcd_hash_lock held.
  */
 void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct task_struct *t)
 {
+	get_task_struct(t);
 	ctx->task = t;
 	ctx->sess = s;
 	ctx->dead = false;

@@ -124,15 +124,17 @@ build() {
 	make -s WERROR=1 tests && make -s module KDIR="$GUEST_KDIR"
 }
 
-# build_copy DIR FLAVOUR: pmcdrv built from a copy under build/DIR against the
-# kernel of GUEST_FLAVOUR=FLAVOUR, so builds for several kernels coexist.
+# build_copy DIR FLAVOUR [VAR=VALUE...]: pmcdrv built from a copy under
+# build/DIR against the kernel of GUEST_FLAVOUR=FLAVOUR, so builds for several
+# kernels coexist; the VAR=VALUEs go to its make (PMCDRV_DEBUG=1: kmod/debug.h).
 build_copy() {
-	local k
-	k=$(GUEST_FLAVOUR=$2 tests/vm/kernel) || return 1
+	local k dir=$1 flavour=$2
+	shift 2
+	k=$(GUEST_FLAVOUR=$flavour tests/vm/kernel) || return 1
 	eval "$k"
-	rm -rf "build/$1" && mkdir -p "build/$1" && cp -r Kbuild kmod common include "build/$1/" &&
-	make -s -C "$GUEST_KDIR" M="$PWD/build/$1" clean &&
-	make -s -C "$GUEST_KDIR" M="$PWD/build/$1" modules
+	rm -rf "build/$dir" && mkdir -p "build/$dir" && cp -r Kbuild kmod common include "build/$dir/" &&
+	make -s -C "$GUEST_KDIR" M="$PWD/build/$dir" clean &&
+	make -s -C "$GUEST_KDIR" M="$PWD/build/$dir" "$@" modules
 }
 
 stage deps tests/deps.sh || { echo "make check: cannot install dependencies" >&2; exit 1; }
@@ -161,9 +163,10 @@ stage pkg tests/pkg-check.sh
 lane_pmu() {
 	lstage guest-pmu tests/vm/run --timeout 2400 -- env PMCDRV_ABUSE_CYCLES=1000 tests/guest/run-all
 }
-# The debug kernel (tests/vm/kernel-debug) is built once from linux-source-6.1 and cached.
+# The debug kernel (tests/vm/kernel-debug) is built once from linux-source-6.1 and cached;
+# the module with the delay points race tests use (kmod/debug.h).
 lane_debug() {
-	lstage build-debug build_copy debug debug &&
+	lstage build-debug build_copy debug debug PMCDRV_DEBUG=1 &&
 		lstage guest-debug env GUEST_FLAVOUR=debug tests/vm/run --module build/debug/kmod/pmcdrv.ko \
 			--mem 2G --timeout 5400 --append log_buf_len=8M -- tests/guest/run-debug
 }
