@@ -314,6 +314,13 @@ static int attach_one(struct attach_state *st, pid_t id, pid_t tid, bool found_e
 			"program using libpmc); a task is counted by one session at a time\n"
 			"  fix: wait for that count to end, then retry\n");
 		return -EBUSY;
+	case -EAGAIN:
+		fprintf(stderr, "pmcctl run: %s %d", mode_name(o->attach), (int)id);
+		if (tid != id)
+			fprintf(stderr, " (its thread %d)", (int)tid);
+		fprintf(stderr, " is still being created: its fork has not finished after a second\n"
+			"  fix: retry; a fork that long is stopped (a debugger, SIGSTOP) or the system is overloaded\n");
+		return -EBUSY;
 	case -EPERM:
 		return explain_eperm(o->attach, id, tid);
 	case -EBUSY:
