@@ -18,8 +18,13 @@ static unsigned int debug_fork_delay_ms;
 module_param(debug_fork_delay_ms, uint, 0600);
 MODULE_PARM_DESC(debug_fork_delay_ms, "debug build: ms the fork probe waits before tracking");
 
+static unsigned int debug_perm_delay_ms;
+module_param(debug_perm_delay_ms, uint, 0600);
+MODULE_PARM_DESC(debug_perm_delay_ms, "debug build: ms ATTACH's permission check waits inside");
+
 static unsigned int *const pmcd_delays[PMCD_DELAY_NR] = {
 	[PMCD_DELAY_FORK] = &debug_fork_delay_ms,
+	[PMCD_DELAY_PERM] = &debug_perm_delay_ms,
 };
 
 void pmcd_debug_delay(enum pmcd_delay_point point)

@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/user_namespace.h>
 
+#include "debug.h"
 #include "internal.h"
 
 /*
@@ -115,6 +116,7 @@ static bool pmcd_task_still_dumpable(struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
 
+	pmcd_debug_delay(PMCD_DELAY_PERM);
 	if (mm) {
 		if (get_dumpable(mm) == SUID_DUMP_USER)
 			return true;
