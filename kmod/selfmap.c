@@ -126,6 +126,8 @@ int pmcd_self_mmap(struct pmcd_session *s, struct vm_area_struct *vma)
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
 	err = pmcd_self_current(s, &ctx);
+	if (!err && ctx->self->rdpmc)
+		err = pmcd_self_maps_prepare(vma->vm_mm);
 	if (err)
 		return err;
 	/*

@@ -47,6 +47,7 @@
 
 #include <linux/clocksource.h>
 #include <linux/gfp.h>
+#include <linux/hashtable.h>
 #include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -68,9 +69,25 @@
 static_assert(sizeof(struct pmcdrv_self_page) == PMCDRV_SELF_PAGE_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_self_page) <= PAGE_SIZE);
 
-/* Mapped pages of sessions with hardware events, for the fork probe. */
-static LIST_HEAD(pmcd_self_maps);
-static DEFINE_RAW_SPINLOCK(pmcd_self_lock);
+/*
+ * pmcdrv's mappings in one address space, the share of its
+ * perf_rdpmc_allowed that is pmcdrv's: looked up by the switch and fork
+ * probes under RCU, without a lock and without a walk, whatever users map.
+ * An entry lives while the address space has a mapping (nr > 0), so the
+ * mm it is keyed by is alive while it is hashed; the mmap path makes it
+ * before the first mapping (pmcd_self_maps_prepare()).
+ */
+struct pmcd_mm_maps {
+	struct hlist_node node;		/* pmcd_mm_hash, RCU */
+	const struct mm_struct *mm;
+	int nr;				/* under pmcd_self_lock; READ_ONCE outside */
+	struct rcu_head rcu;
+};
+
+#define PMCD_MM_HASH_BITS	8
+static DEFINE_HASHTABLE(pmcd_mm_hash, PMCD_MM_HASH_BITS);
+/* Changes to pmcd_mm_hash and to each pmcd_self's mappings: process context only. */
+static DEFINE_SPINLOCK(pmcd_self_lock);
 unsigned int pmcd_self_nr_maps;	/* READ_ONCE outside the lock */
 
 /* ---- the thread's time: TSC cycles where it can, else local_clock() ----------- */
@@ -266,7 +283,6 @@ struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s)
 		return NULL;
 	}
 	kref_init(&self->ref);
-	INIT_LIST_HEAD(&self->node);
 	self->pg = page_address(self->page);
 	self->pg->version = PMCDRV_SELF_PAGE_VERSION;
 	self->pg->size = sizeof(*self->pg);
@@ -285,19 +301,46 @@ struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s)
 
 /* ---- CR4.PCE: per thread, within the kernel's per-process rule ------------------ */
 
-/* Mappings of pmcdrv pages in @mm (counted in its perf_rdpmc_allowed). */
+/* @mm's entry, or NULL.  RCU read side, or pmcd_self_lock held. */
+static struct pmcd_mm_maps *pmcd_mm_maps_find(const struct mm_struct *mm)
+{
+	struct pmcd_mm_maps *m;
+
+	hash_for_each_possible_rcu(pmcd_mm_hash, m, node, (unsigned long)mm,
+				   lockdep_is_held(&pmcd_self_lock)) {
+		if (m->mm == mm)
+			return m;
+	}
+	return NULL;
+}
+
+/* Mappings of pmcdrv pages in @mm (counted in its perf_rdpmc_allowed).  RCU read side. */
 static int pmcd_self_maps_in(const struct mm_struct *mm)
 {
-	const struct pmcd_self *self;
-	unsigned long flags;
-	int n = 0;
+	const struct pmcd_mm_maps *m = pmcd_mm_maps_find(mm);
 
-	raw_spin_lock_irqsave(&pmcd_self_lock, flags);
-	list_for_each_entry(self, &pmcd_self_maps, node)
-		if (self->mm == mm)
-			n += self->nr_maps;
-	raw_spin_unlock_irqrestore(&pmcd_self_lock, flags);
-	return n;
+	return m ? READ_ONCE(m->nr) : 0;
+}
+
+/*
+ * Before the first mapping of a page in @mm (the mmap path, process
+ * context): make @mm's entry, so that vm_ops open never allocates.
+ */
+int pmcd_self_maps_prepare(struct mm_struct *mm)
+{
+	struct pmcd_mm_maps *fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+
+	if (!fresh)
+		return -ENOMEM;
+	spin_lock(&pmcd_self_lock);
+	if (!pmcd_mm_maps_find(mm)) {
+		fresh->mm = mm;
+		hash_add_rcu(pmcd_mm_hash, &fresh->node, (unsigned long)mm);
+		fresh = NULL;
+	}
+	spin_unlock(&pmcd_self_lock);
+	kfree(fresh);
+	return 0;
 }
 
 /*
@@ -397,27 +440,37 @@ static void pmcd_self_pce_ipi(void *info)
 		cr4_clear_bits_irqsoff(X86_CR4_PCE);
 }
 
-/* One more (@add) or one less mapping of @self in @mm.  Process context. */
+/*
+ * One more (@add) or one less mapping of @self in @mm.  Process context,
+ * @mm's entry made before the first (pmcd_self_maps_prepare()); a mapping
+ * is only ever in the address space that made it (VM_IO: no MADV_DOFORK).
+ */
 void pmcd_self_map_count(struct pmcd_self *self, struct mm_struct *mm, bool add)
 {
-	unsigned long flags;
+	struct pmcd_mm_maps *m;
 
 	if (!self->rdpmc)
 		return;
-	raw_spin_lock_irqsave(&pmcd_self_lock, flags);
-	if (add && !self->nr_maps++) {
-		self->mm = mm;
-		list_add(&self->node, &pmcd_self_maps);
-	} else if (!add && !--self->nr_maps) {
-		list_del_init(&self->node);
-		self->mm = NULL;
+	spin_lock(&pmcd_self_lock);
+	m = pmcd_mm_maps_find(mm);
+	if (!m) {
+		/* Not prepared: count nothing rather than half (never seen). */
+		spin_unlock(&pmcd_self_lock);
+		return;
 	}
+	WRITE_ONCE(self->nr_maps, self->nr_maps + (add ? 1 : -1));
+	WRITE_ONCE(self->mm, self->nr_maps ? mm : NULL);
+	WRITE_ONCE(m->nr, m->nr + (add ? 1 : -1));
 	WRITE_ONCE(pmcd_self_nr_maps, pmcd_self_nr_maps + (add ? 1 : -1));
 	if (add)
 		atomic_inc(&mm->context.perf_rdpmc_allowed);
 	else
 		atomic_dec(&mm->context.perf_rdpmc_allowed);
-	raw_spin_unlock_irqrestore(&pmcd_self_lock, flags);
+	if (!m->nr) {
+		hash_del_rcu(&m->node);
+		kfree_rcu(m, rcu);
+	}
+	spin_unlock(&pmcd_self_lock);
 	/*
 	 * Per thread: the mapping thread gains CR4.PCE now, and a thread whose
 	 * page another thread unmaps loses it, wherever it runs.
@@ -434,17 +487,13 @@ void pmcd_self_map_count(struct pmcd_self *self, struct mm_struct *mm, bool add)
 void pmcd_self_fork(struct task_struct *parent, struct task_struct *child)
 {
 	struct mm_struct *mm = child->mm;
-	struct pmcd_self *self;
-	unsigned long flags;
-	int ours = 0;
+	int ours;
 
 	if (!READ_ONCE(pmcd_self_nr_maps) || !mm || mm == parent->mm)
 		return;
-	raw_spin_lock_irqsave(&pmcd_self_lock, flags);
-	list_for_each_entry(self, &pmcd_self_maps, node)
-		if (self->mm == parent->mm)
-			ours += self->nr_maps;
-	raw_spin_unlock_irqrestore(&pmcd_self_lock, flags);
+	rcu_read_lock();
+	ours = pmcd_self_maps_in(parent->mm);
+	rcu_read_unlock();
 	ours = min(ours, atomic_read(&mm->context.perf_rdpmc_allowed));
 	if (ours > 0)
 		atomic_sub(ours, &mm->context.perf_rdpmc_allowed);

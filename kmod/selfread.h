@@ -34,9 +34,8 @@ struct pmcd_self {
 	u64 nr_migrations;
 	int last_cpu;
 	bool counting;			/* base[] and t_base are live */
-	/* Under pmcd_self_lock: the mappings counted in mm's perf_rdpmc_allowed. */
-	struct list_head node;		/* pmcd_self_maps, while nr_maps > 0 */
-	struct mm_struct *mm;
+	/* Changed under pmcd_self_lock: its mappings, counted in mm's perf_rdpmc_allowed. */
+	struct mm_struct *mm;		/* where they are (READ_ONCE outside the lock) */
 	unsigned int nr_maps;
 	bool rdpmc;			/* the session has hardware events */
 	bool tsc;			/* time in TSC cycles: the page's time is live */
@@ -46,6 +45,7 @@ struct pmcd_self {
 struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s);
 void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s, bool live);
 u64 pmcd_self_value(const struct pmcd_self *self, const struct pmcd_session *s, unsigned int i);
+int pmcd_self_maps_prepare(struct mm_struct *mm);
 void pmcd_self_map_count(struct pmcd_self *self, struct mm_struct *mm, bool add);
 
 /* selfread.c, for the switch path (sched.c) */
