@@ -475,11 +475,11 @@ static void test_perf_child(void)
 	const char *name = "RDPMC in a child of a process with perf's page mapped (no page or session of its own), after V counted: 0 or SIGSEGV";
 	struct rdpmc_result r;
 	struct victim v;
-	int p[2], ready[2];
+	int p[2], ready[2], start[2];
 	char c = 0;
 	pid_t pid;
 
-	if (!victim_pipes(&v) || pipe(p) || pipe(ready))
+	if (!victim_pipes(&v) || pipe(p) || pipe(ready) || pipe(start))
 		return;
 	/* The reader and its child first: perf's event needs the PMU free of pmcdrv's claim. */
 	pid = fork();
@@ -510,7 +510,7 @@ static void test_perf_child(void)
 		if (child == 0) {
 			close(pfd);
 			/* V starts now; wait until it has counted once, then switch through it. */
-			if (!get(v.go[0], &c, 1) || !victim_round(&v)) {
+			if (!get(start[0], &c, 1) || !victim_round(&v)) {
 				r.err = EIO;
 				snprintf(r.what, sizeof(r.what), "a switch through V");
 			} else {
@@ -526,10 +526,8 @@ static void test_perf_child(void)
 	close(p[1]);
 	close(ready[1]);
 	memset(&r, 0, sizeof(r));
-	if (get(ready[0], &c, 1) && victim_start(&v)) {
-		c = 'g';	/* for the child's first get: then its round */
-		put(v.go[1], &c, 1);
-	}
+	if (get(ready[0], &c, 1) && victim_start(&v))
+		put(start[1], &c, 1);	/* V counted once and blocks: the child's round */
 	if (!get(p[0], &r, sizeof(r))) {
 		r.err = EIO;
 		snprintf(r.what, sizeof(r.what), "the reader");
@@ -537,6 +535,8 @@ static void test_perf_child(void)
 	wait_status(pid);
 	close(p[0]);
 	close(ready[0]);
+	close(start[0]);
+	close(start[1]);
 	check_zero(name, &r);
 	victim_stop(&v);
 }
@@ -1400,8 +1400,16 @@ int main(int argc, char **argv)
 		if (want("fork-munmap"))
 			test_fork_munmap();
 	} else {
-		printf("SKIP: RDPMC of stopped counters (disabled, enable-on-exec, a child of perf's RDPMC user): no PMU in this guest (INFO)\n");
-		printf("SKIP: MADV_DOFORK and fork while munmap of the self-read page: no PMU in this guest (INFO)\n");
+		static const char *const rdpmc_cases[] = {
+			"RDPMC with a disabled session's page", "RDPMC with an enable-on-exec session's page",
+			"RDPMC in a child of a process with perf's page", "MADV_DOFORK of the self-read page",
+			"fork while another thread unmaps the page",
+		};
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(rdpmc_cases); i++)
+			printf("SKIP: %s: no PMU in this guest (INFO: flags 0x%x, %u GP counters): nothing to read with RDPMC\n",
+			       rdpmc_cases[i], info.flags, info.num_gp);
 	}
 	if (want("deputy"))
 		test_deputy();
