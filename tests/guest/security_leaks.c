@@ -26,8 +26,8 @@
  *    S1 forks (1,000 perf dummy events with .task=1 on P widen the
  *    window), nobody loops ATTACHing a second session S2 to P's next pid:
  *    it never succeeds (EEXIST, or EAGAIN if the fork takes over a
- *    second); the child execs a setuid-root spin: S2 counts none of it,
- *    S1 reports SECURE_EXEC; after the child exited, neither session
+ *    second); the child execs a setuid-root spin: neither S2 nor S1 counts
+ *    it, S1 reports SECURE_EXEC; after the child exited, neither session
  *    still holds it (no stale context).  With the debug build's
  *    debug_fork_delay_ms parameter, the same with the fork probe held
  *    200 ms (the race won every time before); otherwise a SKIP.
@@ -50,8 +50,9 @@
  *        fork-munmap deputy sys-admin attach-exit fork-attach, default all)
  *        security_leaks --spin MS   (what the setuid copy runs)
  * Environment: SECURITY_LEAKS_H1_TRIES (at most this many forks, default
- * 200), SECURITY_LEAKS_H1_ALL=1 (do not stop at the first won race: to
- * measure how often it is won).
+ * 200), SECURITY_LEAKS_H1_ALL=1 (do not stop once the race was won: to
+ * measure how often it is won), SECURITY_LEAKS_H1_DUMMIES (perf dummy
+ * events P opens, default 1,000).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -769,12 +770,13 @@ out:
 struct h1 {
 	pid_t p;
 	int to_p[2], from_p[2];
-	int dummies;
+	int dummies, want_dummies;
 	bool clock_only;	/* no PMU: task-clock alone */
 	/* over the tries */
 	int tries, won, eexist, eagain, invalid, other, other_err, first_win;
 	bool exec_done;
 	struct pmcdrv_read s1, s2;	/* after the exec try's child exited */
+	struct pmcdrv_read s1_before;	/* S1 before that child's exec */
 	int s2_attach;		/* ATTACH errno in the exec try */
 	int exec_status;
 	int exits, exits_won;	/* tries whose child exited without exec (those won) */
@@ -791,7 +793,7 @@ static void h1_p_main(struct h1 *h, int fd1)
 
 	pin(V_CPU);
 	v = attach(fd1, 0, 0);
-	for (i = 0; !v && i < H1_DUMMIES; i++) {
+	for (i = 0; !v && i < h->want_dummies; i++) {
 		struct perf_event_attr a = {
 			.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
 			.task = 1, .exclude_kernel = 1, .exclude_hv = 1,
@@ -895,9 +897,9 @@ static bool h1_start(struct h1 *h)
 		CHECK(&st, false, "fork/ATTACH race: set-up (S1 attached to P)", "errno %d", e);
 		return false;
 	}
-	if (h->dummies < H1_DUMMIES)
+	if (h->dummies < h->want_dummies)
 		printf("NOTE: fork/ATTACH race: P opened %d of %d perf dummy events\n", h->dummies,
-		       H1_DUMMIES);
+		       h->want_dummies);
 	return true;
 }
 
@@ -992,6 +994,12 @@ static void h1_try(struct h1 *h, bool exec, bool keep_going)
 	if (child == target && e == 0 && !h->first_win)
 		h->first_win = h->tries;
 	exec = !h->exec_done && (exec || (child == target && e == 0)) && suid_copy;
+	if (exec) {
+		c = 'r';
+		memset(&h->s1_before, 0, sizeof(h->s1_before));
+		if (!put(h->to_p[1], &c, 1) || !get(h->from_p[0], &h->s1_before, sizeof(h->s1_before)))
+			h->s1_before.reserved[0] = EIO;
+	}
 	h->exec_status = h1_ask(h, exec ? 'e' : 'x');
 	/* The child is gone: both sessions' view of it. */
 	c = 'r';
@@ -1030,6 +1038,7 @@ static void h1_report(struct h1 *h, const char *how)
 	const struct pmcdrv_read *s2 = &h->s2, *s1 = &h->s1;
 	unsigned int clk = h->clock_only ? 0 : 1;
 	int valid = h->won + h->eexist + h->eagain;
+	uint64_t d1[2];
 
 	printf("security_leaks-figure: fork/ATTACH race%s: %d tries, %d won (first at try %d), %d EEXIST, %d EAGAIN, %d void, %d other (errno %d)\n",
 	       how, h->tries, h->won, h->first_win, h->eexist, h->eagain, h->invalid, h->other,
@@ -1046,15 +1055,24 @@ static void h1_report(struct h1 *h, const char *how)
 		       suid_copy ? "no try reached it" : "no setuid-root copy of this program");
 		return;
 	}
+	d1[0] = s1->values[0] - h->s1_before.values[0];
+	d1[1] = s1->values[clk] - h->s1_before.values[clk];
+	printf("security_leaks-figure: fork/ATTACH race%s: the setuid spin of %u ms: S2 (ATTACH errno %d) %llu instructions:u, task-clock %llu ns; S1 over the exec %llu instructions:u, task-clock %llu ns%s\n",
+	       how, H1_SPIN_MS, h->s2_attach, h->clock_only ? 0ULL : (unsigned long long)s2->values[0],
+	       (unsigned long long)s2->values[clk], h->clock_only ? 0ULL : (unsigned long long)d1[0],
+	       (unsigned long long)d1[1], h->clock_only ? " (no PMU: task-clock only)" : "");
 	snprintf(name, sizeof(name),
-		 "fork/ATTACH race%s: the second session counts none of the setuid-root image the child execs",
+		 "fork/ATTACH race%s: neither session counts the setuid-root image the child execs (< 5%% of its spin)",
 		 how);
-	CHECK(&st, s2->reserved[0] == 0 &&
-	      (h->s2_attach || (s2->values[clk] < little && (h->clock_only || s2->values[0] < little))),
-	      name, "ATTACH errno %d; READ errno %llu: %s%llu instructions:u, task-clock %llu ns of a %u ms spin (exit status %d)",
-	      h->s2_attach, (unsigned long long)s2->reserved[0], "",
+	CHECK(&st, s2->reserved[0] == 0 && s1->reserved[0] == 0 && h->s1_before.reserved[0] == 0 &&
+	      (h->s2_attach || (s2->values[clk] < little && (h->clock_only || s2->values[0] < little))) &&
+	      d1[1] < little && (h->clock_only || d1[0] < little),
+	      name, "of a %u ms spin (exit status %d): S2 (ATTACH errno %d) %llu instructions:u, task-clock %llu ns; S1 %llu instructions:u, task-clock %llu ns; READ errnos %llu %llu %llu",
+	      H1_SPIN_MS, h->exec_status, h->s2_attach,
 	      h->clock_only ? 0ULL : (unsigned long long)s2->values[0],
-	      (unsigned long long)s2->values[clk], H1_SPIN_MS, h->exec_status);
+	      (unsigned long long)s2->values[clk], h->clock_only ? 0ULL : (unsigned long long)d1[0],
+	      (unsigned long long)d1[1], (unsigned long long)s2->reserved[0],
+	      (unsigned long long)s1->reserved[0], (unsigned long long)h->s1_before.reserved[0]);
 	snprintf(name, sizeof(name),
 		 "fork/ATTACH race%s: the inheriting session stops at the setuid exec (SECURE_EXEC)", how);
 	CHECK(&st, s1->reserved[0] == 0 && (s1->flags & PMCDRV_READ_SECURE_EXEC), name,
@@ -1075,15 +1093,19 @@ static void h1_report(struct h1 *h, const char *how)
 
 static void test_fork_attach_race(void)
 {
-	const char *e = getenv("SECURITY_LEAKS_H1_TRIES");
 	bool all = getenv("SECURITY_LEAKS_H1_ALL") && atoi(getenv("SECURITY_LEAKS_H1_ALL"));
-	int max = e ? atoi(e) : 200;
+	const char *e;
+	int max;
 	struct h1 h;
 	long long t0;
 	FILE *f;
 
 	memset(&h, 0, sizeof(h));
 	h.clock_only = !have_pmu;
+	e = getenv("SECURITY_LEAKS_H1_DUMMIES");
+	h.want_dummies = e ? atoi(e) : H1_DUMMIES;
+	e = getenv("SECURITY_LEAKS_H1_TRIES");
+	max = e ? atoi(e) : 200;
 	if (!h1_start(&h))
 		return;
 	t0 = now_ms();
@@ -1147,15 +1169,18 @@ static int klog_bad_lines(void)
 
 /*
  * As nobody, on CPU 0: fork a child that moves to CPU 1 and exits at once,
- * and ATTACH to it after a delay that sweeps the child's exit; a session
- * of its own keeps pmcdrv's probes registered, so that each ATTACH is
- * quick.  r[]: attached, ESRCH, EPERM, other, the last other errno.
+ * and ATTACH to it after a delay that follows the child's exit: longer
+ * after an ATTACH that came before it, shorter after one that came after,
+ * so that the ATTACHes cluster around the exit.  A session of its own
+ * keeps pmcdrv's probes registered, so that each ATTACH is quick.  r[]:
+ * attached, ESRCH, EPERM, other, the last other errno.
  */
 static void attach_exit_loop(int fd, int *r)
 {
 	struct pmcdrv_config c = pmcdev_task_clock_config(), k = c;
 	long long t0 = now_ms();
-	int keep = open(dev, O_RDWR | O_CLOEXEC), e, i = 0;
+	int keep = open(dev, O_RDWR | O_CLOEXEC), e;
+	long delay = 1000;
 	pid_t child;
 
 	pin(V_CPU);
@@ -1175,9 +1200,13 @@ static void attach_exit_loop(int fd, int *r)
 		}
 		if (child < 0)
 			break;
-		spin(1 + (i++ % 64) * 1000L);
+		spin(delay);
 		e = attach(fd, child, 0);
 		wait_status(child);
+		if (e == 0 && delay < 100000000)
+			delay *= 2;
+		else if (e)
+			delay = delay * 7 / 8 + 1;
 		if (e == 0) {
 			r[0]++;
 			close(fd);
