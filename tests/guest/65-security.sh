@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Security (docs/security.md), each check as an unprivileged user: who may be
 # attached to (against the kernel's own PTRACE_MODE_READ_REALCREDS verdict),
-# setuid exec, perf_event_paranoid and the device-group opt-in.
+# setuid exec, perf_event_paranoid and the device-group opt-in
+# (security_attach); another user's counts through RDPMC, the fork/ATTACH
+# race, ATTACH racing exit, the confused deputy and paranoid 3's capability
+# (security_leaks).
 . tests/lib/guest.sh
 
 bin=build/tests/security_attach
@@ -21,4 +24,13 @@ chown root:root "$dir/suid" "$dir/plain"
 chmod 4755 "$dir/suid"
 chmod 755 "$dir/plain"
 $bin "$dir/suid" "$dir/plain"
+leaks=build/tests/security_leaks
+if [ -x $leaks ]; then
+	cp $leaks "$dir/leaks-suid"
+	chown root:root "$dir/leaks-suid"
+	chmod 4755 "$dir/leaks-suid"
+	$leaks "$dir/leaks-suid"
+else
+	fail "security_leaks" "$leaks not built (make tests)"
+fi
 rm -rf "$dir"
