@@ -402,6 +402,14 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	err = -EPERM;
 	if (t->flags & PF_KTHREAD)
 		goto out_put_task;
+	/*
+	 * An exiting task (PF_EXITING is set before exit_mm()) is not there to
+	 * count: ESRCH, before the permission check would find it without an
+	 * address space and say EPERM.  Checked again under pmcd_hash_lock.
+	 */
+	err = -ESRCH;
+	if (t->flags & PF_EXITING)
+		goto out_put_task;
 	err = pmcd_pool_fill(s, &spares, 1 + (s->inherit ? PMC_POOL_TARGET : 0));
 	if (err)
 		goto out_free_spares;
