@@ -25,6 +25,7 @@ CPU=${6:-0}		# the CPU the ping-pong is pinned to
 WARMUP=${7:-50}		# ms of ping-pong before the timed round trips (bench/pingpong.c)
 PMCDRV_KO=${PMCDRV_KO:-kmod/pmcdrv.ko}
 pp=build/bench/pingpong
+ppr=build/bench/pingpong-rdpmc
 failed=0
 
 # The event lists of B2, by number of events: fixed counters first, then the
@@ -37,24 +38,40 @@ declare -A EV=(
 	[7]=instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
 )
 NEVENTS="1 2 4 7"
+# B7's: the scrub's cost grows with the counters the other session used.
+NEVENTS7="1 2 7"
 
 bench() { echo "BENCH $*"; }
 err() { echo "bench: $*" >&2; failed=1; }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# wrap TOOL EVENTS MODE: the command prefix counting the ping-pong, or none.
-wrap() {
-	local tool=$1 n=$2 mode=$3 inh=()
+# cmd BENCH TOOL EVENTS MODE: the ping-pong command, without its ROUNDS CPU
+# WARMUP_MS: build/bench/pingpong under pmcctl run or perf stat (B1, B2), or
+# build/bench/pingpong-rdpmc, whose processes count themselves (B7: TOOL is
+# its mode, none, pmcdrv, pmcdrv-shared or perf).
+cmd() {
+	local b=$1 tool=$2 n=$3 mode=$4 inh=()
+	if [ "$b" = B7 ]; then
+		echo "$ppr $tool ${EV[$n]:-instructions:u}"	# none: counts nothing
+		return
+	fi
 	[ "$mode" = no-inherit ] && inh=(--no-inherit)
 	case $tool in
-	pmcdrv) echo "pmcctl run -x, -o /tmp/bench.counts -e ${EV[$n]} ${inh[*]} --" ;;
-	perf) echo "perf stat -x, -o /tmp/bench.counts -e ${EV[$n]} ${inh[*]} --" ;;
+	pmcdrv) echo "pmcctl run -x, -o /tmp/bench.counts -e ${EV[$n]} ${inh[*]} -- $pp" ;;
+	perf) echo "perf stat -x, -o /tmp/bench.counts -e ${EV[$n]} ${inh[*]} -- $pp" ;;
+	*) echo "$pp" ;;
 	esac
 }
 
-# counts_ok TOOL: the counter output of the last run is complete (no
-# multiplexing, nothing "not counted"/"not supported").
+# comm BENCH: the ping-pong tasks' name (bench/lib/msrtrace.sh).
+comm() { [ "$1" = B7 ] && echo pingpong-rdpmc || echo pingpong; }
+
+# counts_ok BENCH TOOL: the counter output of the last run is complete (no
+# multiplexing, nothing "not counted"/"not supported").  B7's program checks
+# its own counts (it fails when they do not move).
 counts_ok() {
+	[ "$1" = B7 ] && return 0
+	shift
 	[ "$1" = none ] && return 0
 	[ -s /tmp/bench.counts ] || return 1
 	! grep -qE 'not counted|not supported|<not' /tmp/bench.counts || return 1
@@ -65,20 +82,22 @@ counts_ok() {
 
 # time_case BENCH TOOL EVENTS MODE CASE: REPS timed ping-pongs, median ns per round trip.
 time_case() {
-	local b=$1 tool=$2 n=$3 mode=$4 case=$5 runs="" i out v
+	local b=$1 tool=$2 n=$3 mode=$4 case=$5 runs="" i out v self
 	for i in $(seq "$REPS"); do
 		rm -f /tmp/bench.counts
 		# shellcheck disable=SC2046
-		if ! out=$($(wrap "$tool" "$n" "$mode") $pp "$ROUNDS" "$CPU" "$WARMUP" 2>&1) ||
-			! counts_ok "$tool"; then
+		if ! out=$($(cmd "$b" "$tool" "$n" "$mode") "$ROUNDS" "$CPU" "$WARMUP" 2>&1) ||
+			! counts_ok "$b" "$tool"; then
 			err "$b $tool $n $mode: $out $(cat /tmp/bench.counts 2>/dev/null)"
 			return
 		fi
 		v=$(sed -n 's/.*ns_per_round=\([0-9.]*\).*/\1/p' <<<"$out")
 		runs="$runs $v"
+		# B7: the parent's first event per round trip, read by itself with RDPMC
+		self=$(sed -n 's/.*self_per_round=\([0-9.]*\).*/ self_per_round=\1/p' <<<"$out")
 	done
 	bench "bench=$b case=$case tool=$tool events=$n mode=$mode metric=ns_per_round" \
-		"value=$(median <<<"$runs") runs=$(echo $runs | tr ' ' ',') rounds=$ROUNDS warmup_ms=$WARMUP"
+		"value=$(median <<<"$runs") runs=$(echo $runs | tr ' ' ',') rounds=$ROUNDS warmup_ms=$WARMUP$self"
 }
 
 # field KEY LINE: the value of KEY=... in LINE
@@ -89,7 +108,7 @@ trace_case() {
 	local b=$1 tool=$2 n=$3 mode=$4 case=$5 out rc stats p2c c2p lost
 	msr_trace_start || { err "tracefs: cannot enable the msr and sched tracepoints"; return; }
 	# shellcheck disable=SC2046
-	out=$($(wrap "$tool" "$n" "$mode") $pp "$TROUNDS" "$CPU" 0 2>&1)	# no warm-up: counts, not time
+	out=$($(cmd "$b" "$tool" "$n" "$mode") "$TROUNDS" "$CPU" 0 2>&1)	# no warm-up: counts, not time
 	rc=$?
 	msr_trace_stop "$CPU" /tmp/bench.trace
 	lost=$(msr_trace_overrun "$CPU")
@@ -97,7 +116,7 @@ trace_case() {
 		err "$b $tool $n $mode traced: rc $rc, $lost events lost: $out"
 		return
 	fi
-	stats=$(msr_switch_stats /tmp/bench.trace)
+	stats=$(msr_switch_stats /tmp/bench.trace "$(comm "$b")")
 	p2c=$(grep '^dir=p2c' <<<"$stats")
 	c2p=$(grep '^dir=c2p' <<<"$stats")
 	if [ -z "$(field mode "$p2c")" ] || [ -z "$(field mode "$c2p")" ]; then
@@ -158,7 +177,7 @@ bench "bench=info metric=guest_kernel value=$(uname -r)"
 bench "bench=info metric=perf_version value=$(perf --version | awk '{ print $3 }')"
 bench "bench=info metric=cpu value=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //; s/ /_/g')"
 bench "bench=info metric=params rounds=$ROUNDS reps=$REPS trace_rounds=$TROUNDS reads=$READS starts=$STARTS cpu=$CPU warmup_ms=$WARMUP"
-[ -x $pp ] && [ -x build/bench/selfread ] || { echo "bench: build/bench/ not built (bench/run builds it)" >&2; exit 2; }
+[ -x $pp ] && [ -x $ppr ] && [ -x build/bench/selfread ] || { echo "bench: build/bench/ not built (bench/run builds it)" >&2; exit 2; }
 
 echo "bench: timing pass (B1, B2)"
 pass time
@@ -227,6 +246,29 @@ if out=$(taskset -c "$CPU" build/tests/region_cost --perf "$REGIONS" 2>&1); then
 else
 	err "region_cost --perf: $out"
 fi
+
+# ---- B7: switches into address spaces that may execute RDPMC -------------------------------
+# build/bench/pingpong-rdpmc: both ping-pong processes count EVENTS on
+# themselves and have RDPMC allowed (a self-read page of pmcdrv's or perf
+# mmap pages: perf_rdpmc_allowed), so pmcdrv scrubs the counters another
+# session left before either runs, as perf clears its dirty counters
+# (perf_clear_dirty_counters() from cr4_update_pce_mm()).  pmcdrv: one
+# session per process (every switch is one session to another, scrubbed);
+# pmcdrv-shared: one inherited session (every switch is within it; clean
+# once scrubbed); perf: one perf group per process; none: the same program
+# counting nothing (the baseline).  Timed, then traced (not none).
+echo "bench: B7 switch into an RDPMC-capable address space"
+time_case B7 none 0 none no-counting
+for n in $NEVENTS7; do
+	for tool in pmcdrv pmcdrv-shared perf; do
+		time_case B7 "$tool" "$n" rdpmc "$tool-$n-rdpmc"
+	done
+done
+for n in $NEVENTS7; do
+	for tool in pmcdrv pmcdrv-shared perf; do
+		trace_case B7 "$tool" "$n" rdpmc "$tool-$n-rdpmc"
+	done
+done
 
 echo "BENCH-DONE failed=$failed"
 exit "$failed"

@@ -17,15 +17,22 @@
 # The bounds are the exact counts of the switch path (docs/design.md,
 # "The switch path"), so a change that adds or drops an access fails: 0
 # between two tasks of one session; with --no-inherit N rdpmc + 1 wrmsr
-# (GLOBAL_CTRL) to stop N counters and 1 wrmsr to start them again.
+# (GLOBAL_CTRL) to stop N counters and 1 wrmsr to start them again.  Into
+# an address space that may execute RDPMC (build/bench/pingpong-rdpmc: both
+# processes map their self-read page): 2N rdpmc and no rdmsr or wrmsr
+# between two tasks of one session (each side's share of the counts); from
+# one session to another N rdpmc + 1 wrmsr to stop, N wrmsr to zero the
+# counters the other session used ("Scrubbed counters") and 1 to start.
 #
 # make check runs it as tests/guest/55-msr-switch.sh, with
-# MSR_GUARD_PINGPONG=build/tests/pingpong (tests/guest/pingpong.c).
+# MSR_GUARD_PINGPONG=build/tests/pingpong (tests/guest/pingpong.c) and
+# MSR_GUARD_PINGPONG_RDPMC=build/tests/pingpong-rdpmc (tests/guest/pingpong-rdpmc.c).
 cd "$(dirname "$0")/.." || exit 125
 . tests/lib/guest.sh
 . bench/lib/msrtrace.sh
 
 pp=${MSR_GUARD_PINGPONG:-build/bench/pingpong}
+ppr=${MSR_GUARD_PINGPONG_RDPMC:-build/bench/pingpong-rdpmc}
 ROUNDS=${MSR_GUARD_ROUNDS:-200}
 CPU=${MSR_GUARD_CPU:-0}
 passed=0 failed=0
@@ -47,15 +54,30 @@ bounds() {
 	no-inherit-1)		echo 2 2 1 1 ;;
 	no-inherit-2)		echo 3 3 1 1 ;;
 	no-inherit-7)		echo 8 8 1 1 ;;
+	# Both tasks may execute RDPMC (pingpong-rdpmc): one session, each
+	# side's share (N rdpmc out, N in); a session each, N rdpmc + 1 wrmsr
+	# out, N wrmsr (scrub) + 1 wrmsr in, both ways.
+	rdpmc-shared-1)		echo 2 2 2 2 ;;
+	rdpmc-shared-2)		echo 4 4 4 4 ;;
+	rdpmc-shared-7)		echo 14 14 14 14 ;;
+	rdpmc-sessions-1)	echo 4 4 4 4 ;;
+	rdpmc-sessions-2)	echo 6 6 6 6 ;;
+	rdpmc-sessions-7)	echo 16 16 16 16 ;;
 	esac
 }
 
 # guard CASE PREFIX...: trace one ping-pong run under PREFIX, check the bounds.
+# guard CASE $ppr MODE EVENTS: the same for pingpong-rdpmc's tasks.
 guard() {
-	local case=$1 out rc stats d line mode lo hi w k b i=0
+	local case=$1 out rc stats d line mode lo hi w k b i=0 comm=pingpong
 	shift
+	[ "${1:-}" = "$ppr" ] && comm=pingpong-rdpmc
 	msr_trace_start || { fail "$case" "cannot enable the msr/sched tracepoints (tracefs)"; return; }
-	out=$("$@" $pp "$ROUNDS" "$CPU" 0 2>&1)
+	if [ "$comm" = pingpong ]; then
+		out=$("$@" $pp "$ROUNDS" "$CPU" 0 2>&1)
+	else
+		out=$("$@" "$ROUNDS" "$CPU" 0 2>&1)
+	fi
 	rc=$?
 	msr_trace_stop "$CPU" /tmp/msr-guard.trace
 	if [ "$rc" != 0 ]; then
@@ -64,7 +86,7 @@ guard() {
 	fi
 	k=$(msr_trace_overrun "$CPU")
 	[ "${k:-0}" = 0 ] || { fail "$case" "$k trace events lost (buffer full)"; return; }
-	stats=$(msr_switch_stats /tmp/msr-guard.trace)
+	stats=$(msr_switch_stats /tmp/msr-guard.trace $comm)
 	read -ra b <<<"$(bounds "$case")"
 	for d in p2c c2p; do
 		line=$(grep "^dir=$d " <<<"$stats")
@@ -114,6 +136,21 @@ else
 	guard no-inherit-1 pmcctl run --no-inherit -e instructions:u --
 	guard no-inherit-2 pmcctl run --no-inherit -e instructions:u,cycles:u --
 	guard no-inherit-7 pmcctl run --no-inherit -e instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u --
+	if [ ! -x "$ppr" ]; then
+		echo "FAIL: msr-guard: $ppr not built (bench/run or make tests builds it)"
+		failed=$((failed + 1))
+	elif [ "$(cat /sys/bus/event_source/devices/cpu/rdpmc 2>/dev/null)" = 0 ] ||
+		[ ! -e /sys/bus/event_source/devices/cpu/rdpmc ]; then
+		echo "SKIP: RDPMC cases: RDPMC is not open to self-read pages here (perf's rdpmc attribute)"
+	else
+		for m in shared sessions; do
+			how=pmcdrv-shared
+			[ $m = sessions ] && how=pmcdrv
+			guard rdpmc-$m-1 "$ppr" $how instructions:u
+			guard rdpmc-$m-2 "$ppr" $how instructions:u,cycles:u
+			guard rdpmc-$m-7 "$ppr" $how instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
+		done
+	fi
 fi
 echo "msr-guard: $passed passed, $failed failed"
 [ "$failed" = 0 ]

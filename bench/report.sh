@@ -36,6 +36,10 @@ def base: ns("B1"; "module-idle"; "none"; null; null; "ns_per_round");
 def b2(t; n; m; x): one(.bench == "B2" and .tool == t and .events == n and .mode == m and .metric == x);
 def msr(t; n; m): b2(t; n; m; "msr_per_switch") as $o |
 	if $o == null then "n/a" else "\($o.value | n1) (\($o.p2c) / \($o.c2p))" end;
+def b7base: ns("B7"; "no-counting"; "none"; null; null; "ns_per_round");
+def b7(t; n; x): one(.bench == "B7" and .tool == t and .events == n and .metric == x);
+def b7above(t; n): (b7(t; n; "ns_per_round") | .value? // null) as $v | b7base as $b |
+	if $v == null or $b == null then null else $v - $b end;
 '
 
 tables() {
@@ -113,6 +117,21 @@ tables() {
 	(r(.bench == "B6")[] | "| \(.tool) | \(if .tool == "perf" then "ioctl enable + disable of an instructions:u event"
 		else "pmc_region_begin + pmc_region_end (path: \(.path))" end) | \(.value | n1) |"),
 	"",
+	"B7: switches into an address space that may execute RDPMC (build/bench/pingpong-rdpmc): both ping-pong",
+	"processes count the events on themselves and map their self-read page (pmcdrv) or one perf mmap page per",
+	"event (perf), so both have perf_rdpmc_allowed set. pmcdrv: one session per process, every switch from one",
+	"session to the other (pmcdrv zeroes the counters the other session used); pmcdrv-shared: one inherited",
+	"session, every switch within it; perf: one perf group per process (perf zeroes its dirty counters as it",
+	"switches address space). \"above\" is above the same program counting nothing (\(b7base | n0) ns); reads",
+	"are outside the timed round trips. MSR accesses per switch: the mean of both directions (parent->child / child->parent)",
+	"",
+	"| events | case | ns/round trip | above | above vs perf | MSR/switch | rdmsr | wrmsr | rdpmc | parent instructions:u per round trip (its RDPMC reads) |",
+	"|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+	([1, 2, 7][] as $n | b7above("perf"; $n) as $px | ["pmcdrv", "pmcdrv-shared", "perf"][] as $t |
+		b7($t; $n; "ns_per_round") as $o | b7($t; $n; "msr_per_switch") as $m | b7above($t; $n) as $ax |
+		"| \($n) | \({"pmcdrv": "pmcdrv, a session per process", "pmcdrv-shared": "pmcdrv, one inherited session",
+			"perf": "perf, a group per process"}[$t]) | \($o.value? // null | n0) | \($ax | sign0) | \(ratio($ax; $px)) | \(if $m == null then "n/a" else "\($m.value | n1) (\($m.p2c) / \($m.c2p))" end) | \($m.reads? // null | n1) | \($m.writes? // null | n1) | \($m.rdpmc? // null | n1) | \($o.self_per_round? // null | n1) |"),
+	"",
 	"Against the targets of the switch path (docs/design.md), from the figures above",
 	"",
 	"| target | measured | met |",
@@ -138,7 +157,15 @@ tables() {
 	 (ns("B4"; "start-up"; "pmcdrv"; null; null; "busy_ns_per_start") as $a | ns("B4"; "start-up"; "perf"; null; null; "busy_ns_per_start") as $b |
 	  "| B4: pmcctl run <= perf stat (busy time) | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
 	 (ns("B6"; "region-pair"; "pmcdrv"; null; null; "ns_per_pair") as $a | ns("B6"; "region-pair"; "perf"; null; null; "ns_per_pair") as $b |
-	  "| B6: one region begin/end pair <= perf'"'"'s ioctl enable/disable pair | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"))
+	  "| B6: one region begin/end pair <= perf'"'"'s ioctl enable/disable pair | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
+	 def kinds(o): if o == null then "n/a" else "\(o.reads) rdmsr, \(o.writes) wrmsr, \(o.rdpmc) rdpmc" end;
+	 # both directions r + w + p, and by kind (means of both) r, w, p
+	 def dirs_are(o; r; w; p): if o == null then null else
+		(o.reads == r and o.writes == w and o.rdpmc == p and o.p2c == r + w + p and o.c2p == r + w + p) end;
+	 ([1, 2, 7][] as $n | b7("pmcdrv-shared"; $n; "msr_per_switch") as $o |
+	  "| B7: \($n) events, between two tasks of one session, both with a self-read page: no rdmsr or wrmsr, \(2 * $n) rdpmc (each side'"'"'s share) | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 2 * $n))) |"),
+	 ([1, 2, 7][] as $n | b7("pmcdrv"; $n; "msr_per_switch") as $o |
+	  "| B7: \($n) events, session to session into an RDPMC-capable address space: \($n) rdpmc + 1 wrmsr (stop), \($n) wrmsr (scrub: the counters the other session used), 1 wrmsr (start) | \(kinds($o)) | \(met(dirs_are($o; 0; $n + 2; $n))) |"))
 	' "$json"
 }
 
@@ -160,14 +187,18 @@ estimate() {
 	base as $base |
 	"| events | mode | tool | instructions above untracked per switch | MSR accesses per switch | estimated MSR cycles per switch | estimated cycles per switch |",
 	"|---:|---|---|---:|---:|---:|---:|",
+	def row(n; m; t; o; v; b):
+		select(o != null and v != null and b != null) |
+		((v - b) / 2) as $ins |
+		(o.reads * $rl + o.writes * $wl + o.rdpmc * $pl) as $lo |
+		(o.reads * $rh + o.writes * $wh + o.rdpmc * $ph) as $hi |
+		($ins - o.value) as $rest |
+		"| \(n) | \(m) | \(t) | \($ins | n0) | \(o.value | n1) | \($lo | n0)–\($hi | n0) | \($rest + $lo | n0)–\($rest + $hi | n0) |";
 	([2, 7][] as $n | ["inherit", "no-inherit"][] as $m | ["pmcdrv", "perf"][] as $t |
-		b2($t; $n; $m; "msr_per_switch") as $o | (b2($t; $n; $m; "ns_per_round") | .value? // null) as $v |
-		select($o != null and $v != null) |
-		(($v - $base) / 2) as $ins |
-		($o.reads * $rl + $o.writes * $wl + $o.rdpmc * $pl) as $lo |
-		($o.reads * $rh + $o.writes * $wh + $o.rdpmc * $ph) as $hi |
-		($ins - $o.value) as $rest |
-		"| \($n) | \($m) | \($t) | \($ins | n0) | \($o.value | n1) | \($lo | n0)–\($hi | n0) | \($rest + $lo | n0)–\($rest + $hi | n0) |")
+		row($n; $m; $t; b2($t; $n; $m; "msr_per_switch"); (b2($t; $n; $m; "ns_per_round") | .value? // null); $base)),
+	# B7: above the same program counting nothing
+	([2, 7][] as $n | ["pmcdrv", "pmcdrv-shared", "perf"][] as $t |
+		row($n; "B7 rdpmc"; $t; b7($t; $n; "msr_per_switch"); (b7($t; $n; "ns_per_round") | .value? // null); b7base))
 	' "$json"
 }
 
@@ -212,6 +243,18 @@ exactly 2N + 103. B6 is \`build/tests/region_cost --perf 1000\`: 20 batches of 1
 \`pmc_region_begin()\`/\`pmc_region_end()\` pairs in a process that opened its own session, and
 20 batches of 1,000 \`PERF_EVENT_IOC_ENABLE\` + \`PERF_EVENT_IOC_DISABLE\` pairs on a perf
 \`instructions:u\` event (the way a perf user brackets a region), the least batch of each.
+B7 is \`build/bench/pingpong-rdpmc MODE EVENTS N\`, the same ping-pong between two processes
+that both count EVENTS on themselves and may execute RDPMC (their \`perf_rdpmc_allowed\` is
+non-zero): with \`pmcdrv\` each opens its own libpmc session after the fork and maps its
+self-read page (\`pmc_self_open()\`), so every switch goes from one session to another into an
+address space whose task could read the counters, and pmcdrv zeroes the counters the other
+session used before the incoming one starts (docs/design.md, "Scrubbed counters");
+\`pmcdrv-shared\` is one inherited session whose two tasks each map their own page, so every
+switch stays within it; \`perf\` opens the same events as one group per process and maps each
+event's page, and perf zeroes its dirty counters (used, then let go) as the CPU switches to
+either address space (\`perf_clear_dirty_counters()\`, Linux 6.1); \`none\` counts nothing (the baseline). Each
+process reads its counts through RDPMC before and after the timed round trips only, so the
+times are the switch path's, not the reads'.
 
 **Warm-up.** Each timed ping-pong first runs for 50 ms of guest time. In this guest the first
 ~30 ms after the fork are cheaper per round trip than the steady state that follows (untracked,
@@ -246,9 +289,10 @@ machines, and the real figures vary with the model and the MSR. WRMSR is the exp
 because most MSR writes serialize the pipeline; RDPMC is the cheap way to read a counter. Treat
 the table as an order of magnitude, and the MSR counts beside it as the exact part.
 
-"Estimated cycles per switch" is the instructions above the untracked run per switch, minus the
-MSR accesses (already counted there as one instruction each), plus the MSR cycles, at an assumed
-IPC of 1 for the rest. It is an estimate: replace it with a measurement on an Intel machine.
+"Estimated cycles per switch" is the instructions above the untracked run per switch (B7: above
+the same program counting nothing), minus the MSR accesses (already counted there as one
+instruction each), plus the MSR cycles, at an assumed IPC of 1 for the rest. It is an estimate:
+replace it with a measurement on an Intel machine.
 (\`bench/guest.sh\` expects a guest, but uses nothing of it beyond root, pmcdrv loaded, tracefs,
 perf, and the programs \`bench/run\` builds; it has not been run on hardware.)
 

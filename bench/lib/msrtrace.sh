@@ -6,13 +6,14 @@
 #
 #   msr_trace_start          clear the trace buffers, enable the four events
 #   msr_trace_stop CPU FILE  stop tracing; CPU's buffer (text) into FILE
-#   msr_switch_stats FILE    one line of key=value per switch direction:
+#   msr_switch_stats FILE [COMM]  one line of key=value per switch direction:
 #       dir=p2c|c2p windows=W mode=M at_mode=K mode_reads=R mode_writes=W
 #                   mode_rdpmc=P min=A max=B sum=S other=O irq=I
-#     for the switches between two tasks named "pingpong" (bench/pingpong):
+#     for the switches between two tasks named COMM (default "pingpong",
+#     bench/pingpong; "pingpong-rdpmc" for bench/pingpong-rdpmc):
 #     p2c from the lower pid (the parent) to the higher one, c2p back.  A
-#     window is the run of trace lines between two consecutive pingpong ->
-#     pingpong switches on that CPU; it holds the MSR accesses of the first
+#     window is the run of trace lines between two consecutive COMM ->
+#     COMM switches on that CPU; it holds the MSR accesses of the first
 #     of them, because the trace's own sched_switch probe was registered
 #     before pmcdrv's (tracing starts before the session attaches) and perf's
 #     switch hooks run after the tracepoint.  Only accesses to PMU MSRs
@@ -53,8 +54,8 @@ msr_trace_overrun() {	# CPU
 	awk '/^overrun:/ { print $2 }' "$TRACEFS/per_cpu/cpu$1/stats"
 }
 
-msr_switch_stats() {	# FILE
-	awk '
+msr_switch_stats() {	# FILE [COMM]
+	awk -v comm="${2:-pingpong}" '
 	function pmu(m) {	# m: the MSR number as the trace prints it (hex, no 0x)
 		return m ~ /^(c[1-8]|18[6-9a-d]|30[9a-c]|345|38[d-f]|39[0-2]|4c[1-8])$/
 	}
@@ -80,7 +81,7 @@ msr_switch_stats() {	# FILE
 		if (!c) next
 		flags = $(c + 1); ev = $(c + 3)
 		if (ev == "sched_switch:") {
-			pp = kv($0, "prev_comm") == "pingpong" && kv($0, "next_comm") == "pingpong"
+			pp = kv($0, "prev_comm") == comm && kv($0, "next_comm") == comm
 			if (open && pp)
 				close_window()
 			open = pp
