@@ -35,7 +35,10 @@
  *    as they exit, for 2 s: every ATTACH gives 0 or ESRCH, and the kernel
  *    log gains no KASAN/BUG/WARNING line.  Only the debug lane's KASAN
  *    sees the use-after-free of the target's mm this races for; elsewhere
- *    it checks the errnos.
+ *    it checks the errnos.  With the debug build's debug_perm_delay_ms,
+ *    each check holds 20 ms between reading the target's mm and reading
+ *    its dumpability, so the child's exit_mm() runs inside the window
+ *    unless the check holds task_lock() (as it must).
  *  - confused deputy: a kernel-mode CONFIG root made at paranoid 2,
  *    ATTACHed by nobody holding the fd: EACCES; a user-mode CONFIG root
  *    made at paranoid 3, ATTACHed by nobody without the group opt-in:
@@ -89,6 +92,7 @@
 #define V_CPU		0
 #define SPIN_MS		50
 #define DELAY_PARAM	"/sys/module/pmcdrv/parameters/debug_fork_delay_ms"
+#define PERM_DELAY_PARAM	"/sys/module/pmcdrv/parameters/debug_perm_delay_ms"
 
 static struct check_state st;
 static const char *dev = PMC_DEFAULT_DEVICE;
@@ -1228,12 +1232,21 @@ static void test_attach_exit(void)
 	const char *name = "ATTACH to its own children as they exit, 2 s as nobody: only 0 or ESRCH, kernel log clean";
 	struct stat sb;
 	int before = klog_bad_lines(), after, p[2], r[5] = { 0, 0, 0, 0, 0 };
+	bool held;
 	pid_t pid;
 
 	if (stat(dev, &sb) || chmod(dev, 0666) || pipe(p)) {
 		CHECK(&st, false, name, "cannot open the device to nobody: %s", strerror(errno));
 		return;
 	}
+	held = access(PERM_DELAY_PARAM, F_OK) == 0;
+	if (held && write_file(PERM_DELAY_PARAM, "20")) {
+		CHECK(&st, false, "ATTACH racing exit: set debug_perm_delay_ms to 20", "%s", strerror(errno));
+		held = false;
+	}
+	printf("%s: the permission check %s\n", held ? "NOTE" : "SKIP",
+	       held ? "holds 20 ms inside (debug_perm_delay_ms)" :
+	       "is not held open: no " PERM_DELAY_PARAM " (only the debug-lane build has it)");
 	pid = fork();
 	if (pid == 0) {
 		close(p[0]);
@@ -1247,6 +1260,8 @@ static void test_attach_exit(void)
 	wait_status(pid);
 	close(p[0]);
 	chmod(dev, sb.st_mode & 07777);
+	if (held && write_file(PERM_DELAY_PARAM, "0"))
+		CHECK(&st, false, "ATTACH racing exit: set debug_perm_delay_ms back to 0", "%s", strerror(errno));
 	after = klog_bad_lines();
 	printf("security_leaks-figure: attach-exit: %d attached, %d ESRCH, %d EPERM, %d other\n",
 	       r[0], r[1], r[2], r[3]);
