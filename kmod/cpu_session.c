@@ -21,6 +21,7 @@
 #include <linux/smp.h>
 #include <linux/syscore_ops.h>
 
+#include "compat.h"
 #include "hw.h"
 #include "internal.h"
 
@@ -144,7 +145,7 @@ static int pmcd_cpu_offline(unsigned int cpu)
 }
 
 /* Syscore callbacks run on the last CPU with IRQs off. */
-static int pmcd_suspend(void)
+static int pmcd_suspend(PMCD_SYSCORE_ARG)
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 
@@ -156,7 +157,7 @@ static int pmcd_suspend(void)
 	return 0;
 }
 
-static void pmcd_resume(void)
+static void pmcd_resume(PMCD_SYSCORE_ARG)
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 
@@ -167,9 +168,11 @@ static void pmcd_resume(void)
 		pmcd_cpu_start(pc, true);
 }
 
-static struct syscore_ops pmcd_syscore_ops = {
-	.suspend = pmcd_suspend,
-	.resume = pmcd_resume,
+static struct pmcd_syscore pmcd_syscore = {
+	.ops = {
+		.suspend = pmcd_suspend,
+		.resume = pmcd_resume,
+	},
 };
 
 int pmcd_cpu_sessions_init(void)
@@ -181,12 +184,12 @@ int pmcd_cpu_sessions_init(void)
 	if (ret < 0)
 		return ret;
 	pmcd_cpuhp_state = ret;
-	register_syscore_ops(&pmcd_syscore_ops);
+	pmcd_register_syscore(&pmcd_syscore);
 	return 0;
 }
 
 void pmcd_cpu_sessions_exit(void)
 {
-	unregister_syscore_ops(&pmcd_syscore_ops);
+	pmcd_unregister_syscore(&pmcd_syscore);
 	cpuhp_remove_state(pmcd_cpuhp_state);
 }
