@@ -36,8 +36,11 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 
 	if (!READ_ONCE(s->attached))
 		return -EBADFD;
-	/* A multiplexing session's events are not all on counters (abi.md). */
-	if (s->cpu >= 0 || s->mux)
+	/*
+	 * A multiplexing session's events are not all on counters, and a
+	 * topdown metric is folded by the module, not a counter (abi.md).
+	 */
+	if (s->cpu >= 0 || s->mux || s->prog.td_mask)
 		return -EOPNOTSUPP;
 	for (;;) {
 		local_irq_save(flags);
