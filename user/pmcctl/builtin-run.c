@@ -53,6 +53,14 @@ static void run_usage(FILE *f)
 	      "  -f, --force          MSR path: use counters someone else has enabled (put back after)\n"
 	      "      --regions        CMD marks regions with libpmc (pmc_region_begin/end): hand it the\n"
 	      "                       session and print its table of regions after the counts\n"
+	      "      --topdown        top-down analysis as perf stat --topdown: count slots and the\n"
+	      "                       PMU's PERF_METRICS fields in one group and print the share of\n"
+	      "                       each (retiring, bad speculation, frontend and backend bound; at\n"
+	      "                       level 2 also heavy/light operations, branch mispredict/machine\n"
+	      "                       clears, fetch latency/bandwidth, memory/core bound); needs\n"
+	      "                       PERF_METRICS (Ice Lake and later cores)\n"
+	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest, as perf)\n"
+	      "      --all-user       count every hardware event in user mode only (perf's --all-user)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
@@ -122,7 +130,10 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 				(double)last->times[i].time_enabled,
 				(double)last->times[i].time_running);
 	}
-	report_print(f, &r, rows, o->c.events.n);
+	if (o->topdown)
+		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level);
+	else
+		report_print(f, &r, rows, o->c.events.n);
 }
 
 /*
@@ -279,6 +290,15 @@ static int run(int argc, char **argv, int *status)
 	ex = choose_path(&o);
 	if (ex)
 		return ex;
+	if (!o.msr) {
+		ex = run_topdown_setup(&o, "run");
+		if (ex)
+			return ex;
+	} else if (o.topdown) {
+		fprintf(stderr, "pmcctl run: --topdown needs pmcdrv (PERF_METRICS is folded by the module "
+			"at every switch); load it (sudo insmod kmod/pmcdrv.ko)\n");
+		return -ENODEV;
+	}
 	if (o.msr) {
 		struct msr_opts mo = { .cpu = o.cpu, .device = o.msr_device, .force = o.force };
 

@@ -27,7 +27,8 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		   void (*usage)(FILE *f))
 {
 	bool compare = strcmp(cmd, "run");
-	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION };
+	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION, OPT_TOPDOWN, OPT_TD_LEVEL,
+	       OPT_ALL_USER };
 	static const struct option opts[] = {
 		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -40,6 +41,9 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
+		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
+		{ "all-user", no_argument, NULL, OPT_ALL_USER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -115,6 +119,19 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 				return -EINVAL;
 			}
 			break;
+		case OPT_TOPDOWN:
+			o->topdown = true;
+			break;
+		case OPT_TD_LEVEL:
+			if (!parse_long(optarg, 1, 2, &n)) {
+				fprintf(stderr, "pmcctl %s: --td-level '%s': give 1 or 2\n", cmd, optarg);
+				return -EINVAL;
+			}
+			o->td_level = (unsigned int)n;
+			break;
+		case OPT_ALL_USER:
+			o->all_user = true;
+			break;
 		case 'h':
 			usage(stdout);
 			o->c.help = true;
@@ -130,6 +147,19 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	if (compare && msr_opt) {
 		fprintf(stderr, "pmcctl compare: --msr, --msr-device, -C and -f are options of 'pmcctl run'; "
 			"compare measures pmcdrv against perf_event\n");
+		return -EINVAL;
+	}
+	if (compare && (o->topdown || o->td_level || o->all_user)) {
+		fprintf(stderr, "pmcctl compare: --topdown, --td-level and --all-user are options of 'pmcctl run'\n");
+		return -EINVAL;
+	}
+	if (o->td_level && !o->topdown) {
+		fprintf(stderr, "pmcctl %s: --td-level goes with --topdown\n", cmd);
+		return -EINVAL;
+	}
+	if (o->topdown && msr_opt) {
+		fprintf(stderr, "pmcctl %s: --topdown needs pmcdrv (PERF_METRICS is folded by the module at "
+			"every switch); drop --msr, --msr-device, -C and -f\n", cmd);
 		return -EINVAL;
 	}
 	if (compare && o->regions) {
@@ -353,6 +383,63 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		res->regions = NULL;
 		fprintf(stderr, "pmcctl run: reading the counts: %s\n", strerror(-err));
 		return -EIO;
+	}
+	return 0;
+}
+
+int run_topdown_setup(struct run_opts *o, const char *cmd)
+{
+	static const char *const l1 = "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
+				      "topdown-be-bound";
+	static const char *const l2 = ",topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,"
+				      "topdown-mem-bound";
+	struct pmc_arch_perfmon pm;
+	struct pmcdrv_info info;
+	struct pmc_session *s;
+	char list[512], err[512];
+	unsigned int i, max;
+	int ret;
+
+	if (o->topdown) {
+		ret = pmc_session_open(o->c.device, &s);
+		if (ret)
+			return device_error(cmd, o->c.device, ret);
+		ret = pmc_session_info(s, &info);
+		pmc_session_close(s);
+		if (ret) {
+			fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-ret));
+			return -EIO;
+		}
+		pmc_perfmon_from_info(&info, &pm);
+		if (!pm.td_metrics) {
+			fprintf(stderr, "pmcctl %s: --topdown needs IA32_PERF_METRICS (PERF_CAPABILITIES bit 15 "
+				"and fixed counter 3: Ice Lake and later cores), which this CPU (family %u model "
+				"0x%x, perfmon v%u%s) lacks; computing the level-1 metrics from general-purpose "
+				"events, as perf's metric files do for older models, is not implemented\n",
+				cmd, info.family, info.model, info.perfmon_version,
+				(info.flags & PMCDRV_INFO_PDCM) ? "" : ", no PERF_CAPABILITIES");
+			return -ENODEV;
+		}
+		max = pm.td_metrics > PMC_TD_NR_LEVEL1 ? 2 : 1;
+		if (o->td_level > max) {
+			fprintf(stderr, "pmcctl %s: --td-level %u: this PMU's PERF_METRICS has level 1 only "
+				"(as perf: \"The max level is %u\")\n", cmd, o->td_level, max);
+			return -EINVAL;
+		}
+		if (!o->td_level)
+			o->td_level = max;	/* as perf stat --topdown */
+		/* perf adds the fields there are, also beyond the level printed */
+		snprintf(list, sizeof(list), "{%s%s}", l1, max > 1 ? l2 : "");
+		if (pmc_evlist_parse(&o->c.events, list, err, sizeof(err))) {
+			fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; o->all_user && i < o->c.events.n; i++) {
+		struct pmcdrv_event *ev = &o->c.events.ev[i].ev;
+
+		if (ev->type == PMCDRV_EVENT_HW)
+			ev->flags = (ev->flags & ~PMCDRV_EVF_KERNEL) | PMCDRV_EVF_USER;
 	}
 	return 0;
 }
