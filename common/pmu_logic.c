@@ -308,7 +308,8 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 			err = PMC_EVENT_ARCH_UNAVAILABLE;
 	}
 	/* Fixed-only pseudo-encoding: its fixed counter must exist, its arch event be available. */
-	if (err == PMC_EVENT_OK && s->event == PMC_EVENT_FIXED_PSEUDO && pmc_event_td_metric(s) < 0) {
+	if (err == PMC_EVENT_OK && s->event == PMC_EVENT_FIXED_PSEUDO &&
+	    pmc_event_td_metric(s) < 0) {
 		for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
 			if (pmc_arch_events[i].fixed == (int)s->umask - 1 &&
 			    i < pm->events_len && !(pm->events_avail & (1U << i)))

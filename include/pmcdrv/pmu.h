@@ -55,18 +55,20 @@
 
 /* ---- IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL / INUSE layout ---------- */
 #define PMC_GLOBAL_FIXED_SHIFT		32	/* bit 32+i: fixed counter i */
-#define PMC_GLOBAL_PERF_METRICS		BIT_ULL(48)	/* CTRL: enable; STATUS: overflow */
+#define PMC_GLOBAL_PERF_METRICS_BIT	48	/* CTRL: enable; STATUS: overflow */
+#define PMC_GLOBAL_PERF_METRICS		BIT_ULL(PMC_GLOBAL_PERF_METRICS_BIT)
 #define PMC_GLOBAL_STATUS_DS_BUF	BIT_ULL(62)
 #define PMC_GLOBAL_STATUS_COND_CHGD	BIT_ULL(63)
 
 /* ---- IA32_PERF_CAPABILITIES ------------------------------------------- */
 #define PMC_PERF_CAP_FREEZE_WHILE_SMM	BIT_ULL(12)
 #define PMC_PERF_CAP_FW_WRITE		BIT_ULL(13)
-#define PMC_PERF_CAP_PERF_METRICS	BIT_ULL(15)	/* IA32_PERF_METRICS exists */
+#define PMC_PERF_CAP_PERF_METRICS_BIT	15	/* IA32_PERF_METRICS exists */
+#define PMC_PERF_CAP_PERF_METRICS	BIT_ULL(PMC_PERF_CAP_PERF_METRICS_BIT)
 
 /* ---- RDPMC's ECX ------------------------------------------------------ */
-#define PMC_RDPMC_FIXED			(1U << 30)	/* low bits: fixed counter index */
-#define PMC_RDPMC_METRICS		(1U << 29)	/* IA32_PERF_METRICS */
+#define PMC_RDPMC_FIXED			BIT(30)	/* low bits: fixed counter index */
+#define PMC_RDPMC_METRICS		BIT(29)	/* IA32_PERF_METRICS */
 
 /*
  * ---- IA32_PERF_METRICS: eight 8-bit fractions of TOPDOWN.SLOTS --------
@@ -358,8 +360,7 @@ enum pmc_config_err {
 	PMC_CONFIG_EXTRA_RESERVED,	/* events[bad_index]: extra outside the valid mask */
 	PMC_CONFIG_EXTRA_CONFLICT,	/* events[bad_index]: 2 values in a register, one group */
 	PMC_CONFIG_BAD_MUX_INTERVAL,	/* mux_interval_ns out of bounds */
-	PMC_CONFIG_TD_NEEDS_SLOTS,	/* events[bad_index]: a topdown metric without
-					 * topdown-slots in its (non-zero) group, same modes */
+	PMC_CONFIG_TD_NEEDS_SLOTS,	/* events[bad_index]: metric without slots in its group */
 };
 
 struct pmc_config_verdict {
@@ -513,7 +514,7 @@ struct pmc_prog {
 	u64 global_mask;			/* our GLOBAL_CTRL bits */
 	bool has_global;			/* version >= 2: GLOBAL_CTRL exists */
 	struct pmc_extra_prog extra;		/* extra registers (pmc_config_extra) */
-	u32 td_mask;				/* bit k: topdown metric k (idx PMC_TD_IDX_BASE + k) */
+	u32 td_mask;				/* bit k: metric k, idx PMC_TD_IDX_BASE + k */
 };
 
 /* Build @p for @n specs assigned to counters @idx (from pmc_assign_counters). */

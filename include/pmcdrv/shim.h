@@ -30,6 +30,9 @@ typedef uint64_t u64;
 #ifndef BIT_ULL
 #define BIT_ULL(nr)		(1ULL << (nr))
 #endif
+#ifndef BIT
+#define BIT(nr)			(1UL << (nr))
+#endif
 #ifndef GENMASK_ULL
 #define GENMASK_ULL(h, l)	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
 #endif
@@ -39,7 +42,7 @@ typedef uint64_t u64;
 /* (a * mul) / divisor without overflow, as <linux/math64.h> has it */
 static inline u64 mul_u64_u32_div(u64 a, u32 mul, u32 divisor)
 {
-	return (u64)(((unsigned __int128)a * mul) / divisor);
+	return (u64)(((__uint128_t)a * mul) / divisor);
 }
 #endif /* __KERNEL__ */
 
