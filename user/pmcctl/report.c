@@ -372,16 +372,15 @@ void report_print_topdown(FILE *f, const struct report *r, const struct report_r
 
 	if (r->format == REPORT_TEXT)
 		fprintf(f, "\n Performance counter stats for %s:\n\n", r->target);
-	/* perf's metric-only layout: the names, then the values below them */
-	for (i = 0; r->format != REPORT_JSON && i < m; i++) {
+	/*
+	 * perf's metric-only layout: the names (perf 6.1 leaves that line
+	 * blank; CSV has none), then the values below them
+	 */
+	for (i = 0; r->format == REPORT_TEXT && i < m; i++) {
 		w = (int)strlen(t[i].unit) + 1 > TD_METRIC_LEN ? (int)strlen(t[i].unit) + 1 : TD_METRIC_LEN;
-		if (r->format == REPORT_CSV)
-			fprintf(f, "%s%s", t[i].unit, r->sep);
-		else
-			fprintf(f, "%s%*s ", i ? "" : " ", w, t[i].unit);
+		fprintf(f, "%s%*s ", i ? "" : " ", w, t[i].unit);
 	}
-	if (r->format != REPORT_JSON)
-		fputc('\n', f);
+	fputc('\n', f);
 	for (i = 0; i < m; i++) {
 		w = (int)strlen(t[i].unit) + 1 > TD_METRIC_LEN ? (int)strlen(t[i].unit) + 1 : TD_METRIC_LEN;
 		snprintf(val, sizeof(val), "%8.1f%%", t[i].pct);
