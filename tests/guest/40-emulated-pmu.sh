@@ -410,16 +410,18 @@ done
 expect_eq "msr: DEBUGCTL.Freeze_PerfMon_On_PMI is writable" "$(msr_gp wr $DEBUGCTL 0x1000)/$(rd $DEBUGCTL)" ok/0x1000
 wr $DEBUGCTL 0
 
-# MSR_OFFCORE_RSP_0/1 (0x1a6, 0x1a7): Skylake's valid mask 0x3fffff8fff; a
-# written value reads back, a bit outside the mask (12..14, 38..63) raises
-# #GP and leaves the register as it was.
+# MSR_OFFCORE_RSP_0/1 (0x1a6, 0x1a7): Skylake's valid mask 0x3fffff8fff
+# (Sapphire Rapids': 0x3fffffffff); a written value reads back, a bit outside
+# the mask (12..14 on Skylake, 38..63) raises #GP and leaves the register as it was.
+ORSP=0x3fffff8fff ORSP_BAD="12 13 14 38 63"
+[ "$model" = spr ] && ORSP=0x3fffffffff ORSP_BAD="38 63"
 for m in 0x1a6 0x1a7; do
 	expect_eq "msr: OFFCORE_RSP $m reads 0 after reset" "$(rd $m)" 0x0
 	expect_eq "msr: OFFCORE_RSP $m takes every valid bit" \
-		"$(msr_gp wr $m 0x3fffff8fff)/$(rd $m)" ok/0x3fffff8fff
-	for b in 12 13 14 38 63; do
+		"$(msr_gp wr $m $ORSP)/$(rd $m)" ok/$ORSP
+	for b in $ORSP_BAD; do
 		expect_eq "msr: OFFCORE_RSP $m bit $b (reserved) raises #GP, value kept" \
-			"$(msr_gp wr $m $(printf '0x%x' $((1 << b))))/$(rd $m)" GP/0x3fffff8fff
+			"$(msr_gp wr $m $(printf '0x%x' $((1 << b))))/$(rd $m)" GP/$ORSP
 	done
 	wr $m 0x10001
 	expect_eq "msr: OFFCORE_RSP $m reads back 0x10001" "$(rd $m)" 0x10001
