@@ -36,11 +36,8 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 
 	if (!READ_ONCE(s->attached))
 		return -EBADFD;
-	/*
-	 * A multiplexing session's events are not all on counters, and a
-	 * topdown metric is folded by the module, not a counter (abi.md).
-	 */
-	if (s->cpu >= 0 || s->mux || s->prog.td_mask)
+	/* A multiplexing session's events are not all on counters (abi.md). */
+	if (s->cpu >= 0 || s->mux)
 		return -EOPNOTSUPP;
 	for (;;) {
 		local_irq_save(flags);
@@ -121,6 +118,9 @@ int pmcd_self_mmap(struct pmcd_session *s, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
+	/* A topdown metric is folded by the module, not a counter RDPMC reads (abi.md). */
+	if (s->prog.td_mask)
+		return -EOPNOTSUPP;
 	err = pmcd_self_current(s, &ctx);
 	if (err)
 		return err;
