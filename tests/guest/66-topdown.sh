@@ -186,3 +186,18 @@ check "--topdown --json: retiring, bad speculation, frontend and backend bound" 
 	jq -e -s 'map(."metric-unit") | index("Retiring") != null and index("Backend Bound") != null' <<<"$out"
 out=$(pmcctl run --topdown -- $loop $N 2>&1 >/dev/null)
 check "--topdown (text): percentages under perf's headers" grep -q 'Retiring' <<<"$out"
+
+# ---- pmcctl run --regions --topdown: a breakdown per region ------------------
+# (the regions read the thread's counts with READ_SELF: no self-read page
+# for a session with a metric)
+out=$(pmcctl run --regions --topdown --all-user -x, -- build/tests/td_regions 200000 2>&1 >/dev/null)
+td() { awk -F, -v r="$1" -v m="$2" '$1 == "region-topdown" && $2 == r && $4 == m { print $3 }' <<<"$out"; }
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(a != "" && d >= -0.5 && d <= 0.5) }'; }
+check "--regions --topdown: branchy's Bad Speculation is loop's 12.5% ($(td branchy 'Bad Speculation'))" \
+	near "$(td branchy 'Bad Speculation')" 12.5
+check "--regions --topdown: straight's Bad Speculation is straight's 0.8% ($(td straight 'Bad Speculation'))" \
+	near "$(td straight 'Bad Speculation')" 0.8
+check "--regions --topdown: straight's Backend Bound is 73.8% ($(td straight 'Backend Bound'))" \
+	near "$(td straight 'Backend Bound')" 73.8
+check "--regions --topdown: both retire 12.5% ($(td branchy Retiring), $(td straight Retiring))" \
+	bash -c "$(declare -f near); near '$(td branchy Retiring)' 12.5 && near '$(td straight Retiring)' 12.5"
