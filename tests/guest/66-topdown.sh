@@ -201,3 +201,21 @@ check "--regions --topdown: straight's Backend Bound is 73.8% ($(td straight 'Ba
 	near "$(td straight 'Backend Bound')" 73.8
 check "--regions --topdown: both retire 12.5% ($(td branchy Retiring), $(td straight Retiring))" \
 	bash -c "$(declare -f near); near '$(td branchy Retiring)' 12.5 && near '$(td straight Retiring)' 12.5"
+
+# ---- Multiplexing: the pair is one unit -------------------------------------
+# The group takes 4 GP counters (r013c is GP-only) and 5 more r013c stand
+# beside it, on 8 GP counters: the session takes turns, and the metrics run
+# exactly when slots do, so their shares of slots are the model's.
+out=$(pmcctl run -x, -e "{slots,${L1// /,},r013c,r013c,r013c,r013c}:u,r013c:u,r013c:u,r013c:u,r013c:u,r013c:u" \
+	-- $loop $(n 25000000) 2>&1)
+pct() { awk -F, -v e="$1" '$3 == e || $3 == e":u" { print $5; exit }' <<<"$out"; }
+check "mux: the session multiplexed (slots ran $(pct slots)% of the time)" \
+	awk -v p="$(pct slots)" 'BEGIN { exit !(p != "" && p < 100) }'
+for e in $L1; do
+	expect_eq "mux: $e ran exactly when slots did" "$(pct $e)" "$(pct slots)"
+done
+slots=$(val "$out" slots)
+check "mux: retiring is 1/8 of the (scaled) slots within slots/255" \
+	within "$(val "$out" topdown-retiring)" $((slots / 8)) "$slots"
+check "mux: bad-spec is 1/8 of the (scaled) slots within slots/255 (loop: J = N/2)" \
+	within "$(val "$out" topdown-bad-spec)" $((slots / 8)) "$slots"
