@@ -219,3 +219,10 @@ check "mux: retiring is 1/8 of the (scaled) slots within slots/255" \
 	within "$(val "$out" topdown-retiring)" $((slots / 8)) "$slots"
 check "mux: bad-spec is 1/8 of the (scaled) slots within slots/255 (loop: J = N/2)" \
 	within "$(val "$out" topdown-bad-spec)" $((slots / 8)) "$slots"
+
+# ---- pmcctl stat -a --topdown: the CPUs' sum -----------------------------------
+out=$(pmcctl stat -a --topdown --td-level 1 -x, -- $loop $N 2>&1 >/dev/null | grep -v '^$' | tail -n 1)
+check "stat -a --topdown -x,: four level-1 shares that sum to 100% ($out)" \
+	awk -F, '{ s = $1 + $2 + $3 + $4; exit !(NF >= 4 && s > 99.5 && s < 100.5) }' <<<"$out"
+pmcctl stat -a --topdown -A -- true 2>/dev/null
+expect_eq "stat --topdown -A: refused (2)" "$?" 2
