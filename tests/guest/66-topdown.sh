@@ -226,3 +226,24 @@ check "stat -a --topdown -x,: four level-1 shares that sum to 100% ($out)" \
 	awk -F, '{ s = $1 + $2 + $3 + $4; exit !(NF >= 4 && s > 99.5 && s < 100.5) }' <<<"$out"
 pmcctl stat -a --topdown -A -- true 2>/dev/null
 expect_eq "stat --topdown -A: refused (2)" "$?" 2
+
+# ---- Four sessions at once on the CPUs: each keeps its own pair ----------------
+# Their tasks switch on the same CPUs, so each start resets the pair after
+# another session's stop: every session's slots stay exactly 8 x its
+# instructions, and its metrics the model's shares of them.
+for i in 1 2 3 4; do
+	p=$loop
+	[ $((i % 2)) = 0 ] && p=$straight
+	pmcctl run -x, -o /tmp/td.$i -e "{slots,topdown-retiring,topdown-bad-spec}:u,instructions:u" \
+		-- $p $(n 300000) &
+done
+wait
+for i in 1 2 3 4; do
+	out=$(cat /tmp/td.$i)
+	ins=$(val "$out" instructions) slots=$(val "$out" slots)
+	J=300000
+	expect_eq "concurrent session $i: slots:u is exactly 8 x instructions:u ($ins)" "$slots" $((8 * ins))
+	check "concurrent session $i: retiring and bad-spec are the model's within slots/255" \
+		bash -c "$(declare -f within); within '$(val "$out" topdown-retiring)' '$ins' '$slots' &&
+			 within '$(val "$out" topdown-bad-spec)' $((2 * J)) '$slots'"
+done
