@@ -71,7 +71,8 @@ int pmc_decode_perfmon(u32 max_basic_leaf, const struct pmc_cpuid_regs *r,
 	pm.fixed_mask = pm.num_fixed ? (1U << pm.num_fixed) - 1 : 0;
 	if (pm.version >= 5) {
 		/* Counters may be enumerated in ECX without being counted in EDX. */
-		pm.fixed_mask |= r->ecx & ((1U << PMC_MAX_FIXED) - 1);
+		pm.fixed_mask |= (u32)(r->ecx & PMC_CPUID_0A_ECX_FIXED_BITMAP) &
+				 ((1U << PMC_MAX_FIXED) - 1);
 		while (pm.num_fixed < PMC_MAX_FIXED && (pm.fixed_mask >> pm.num_fixed))
 			pm.num_fixed++;
 	}

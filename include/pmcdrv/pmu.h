@@ -123,6 +123,8 @@ u32 pmc_td_metrics(u32 family, u32 model, u64 perf_capabilities, u32 fixed_mask)
 #define PMC_CPUID_0A_EAX_GP_WIDTH	GENMASK_ULL(23, 16)
 #define PMC_CPUID_0A_EAX_EBX_LEN_SHIFT	24
 #define PMC_CPUID_0A_EAX_EBX_LEN	GENMASK_ULL(31, 24)
+/* CPUID.0AH:ECX (version 5 and later): bit c set = fixed counter c exists */
+#define PMC_CPUID_0A_ECX_FIXED_BITMAP	GENMASK_ULL(31, 0)
 /* CPUID.0AH:EDX */
 #define PMC_CPUID_0A_EDX_NUM_FIXED	GENMASK_ULL(4, 0)
 #define PMC_CPUID_0A_EDX_FIXED_WIDTH_SHIFT 5
