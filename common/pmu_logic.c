@@ -71,7 +71,8 @@ int pmc_decode_perfmon(u32 max_basic_leaf, const struct pmc_cpuid_regs *r,
 	pm.fixed_mask = pm.num_fixed ? (1U << pm.num_fixed) - 1 : 0;
 	if (pm.version >= 5) {
 		/* Counters may be enumerated in ECX without being counted in EDX. */
-		pm.fixed_mask |= r->ecx & ((1U << PMC_MAX_FIXED) - 1);
+		pm.fixed_mask |= (u32)(r->ecx & PMC_CPUID_0A_ECX_FIXED_BITMAP) &
+				 ((1U << PMC_MAX_FIXED) - 1);
 		while (pm.num_fixed < PMC_MAX_FIXED && (pm.fixed_mask >> pm.num_fixed))
 			pm.num_fixed++;
 	}
@@ -261,6 +262,9 @@ void pmc_perfmon_from_info(const struct pmcdrv_info *info, struct pmc_arch_perfm
 	pm->events_len = info->events_len;
 	pm->events_avail = info->events_avail;
 	pm->fixed_mask = (u32)(info->avail_mask >> PMC_GLOBAL_FIXED_SHIFT);
+	if (info->flags & PMCDRV_INFO_PDCM)
+		pm->td_metrics = pmc_td_metrics(info->family, info->model,
+						info->perf_capabilities, pm->fixed_mask);
 }
 
 int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmon *pm,
@@ -283,6 +287,13 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 		err = PMC_EVENT_INV_NEEDS_CMASK;
 	else if (!pm->version || !(pm->num_gp || pm->num_fixed))
 		err = PMC_EVENT_NO_PMU;
+	else if (pmc_event_td_metric(s) >= 0 &&
+		 (s->cmask || (s->flags & (PMC_EVF_EDGE | PMC_EVF_INV | PMC_EVF_NO_FIXED))))
+		err = PMC_EVENT_FIXED_ONLY_MODIFIERS;
+	else if (pmc_event_td_metric(s) >= 0 && (u32)pmc_event_td_metric(s) >= pm->td_metrics)
+		err = PMC_EVENT_NO_TD_METRIC;
+	else if (pmc_event_td_metric(s) >= 0)
+		;	/* a topdown metric: PERF_METRICS x fixed counter 3 */
 	else if (s->event == PMC_EVENT_FIXED_PSEUDO &&
 		 (s->umask < 1 || s->umask > PMC_FIXED_PSEUDO_MAX))
 		err = PMC_EVENT_FIXED_PSEUDO_BAD;
@@ -298,7 +309,8 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 			err = PMC_EVENT_ARCH_UNAVAILABLE;
 	}
 	/* Fixed-only pseudo-encoding: its fixed counter must exist, its arch event be available. */
-	if (err == PMC_EVENT_OK && s->event == PMC_EVENT_FIXED_PSEUDO) {
+	if (err == PMC_EVENT_OK && s->event == PMC_EVENT_FIXED_PSEUDO &&
+	    pmc_event_td_metric(s) < 0) {
 		for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
 			if (pmc_arch_events[i].fixed == (int)s->umask - 1 &&
 			    i < pm->events_len && !(pm->events_avail & (1U << i)))
@@ -316,6 +328,7 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 		return -ENODEV;
 	case PMC_EVENT_ARCH_UNAVAILABLE:
 	case PMC_EVENT_NO_FIXED_COUNTER:
+	case PMC_EVENT_NO_TD_METRIC:
 		return -EOPNOTSUPP;
 	default:
 		return -EINVAL;
@@ -357,6 +370,8 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 		return "fixed-only event (ref-cycles) takes no cmask/inv/edge/no-fixed; GP: r013c";
 	case PMC_EVENT_NO_FIXED_COUNTER:
 		return "this CPU lacks its fixed counter (ref-cycles: fixed 2); GP: r013c";
+	case PMC_EVENT_NO_TD_METRIC:
+		return "this CPU has no such topdown metric (no PERF_METRICS, or level 1 only)";
 	}
 	return "unknown event error";
 }
@@ -446,6 +461,41 @@ static int pmc_config_bad_group(const struct pmcdrv_config *cfg, const struct pm
 	return -1;
 }
 
+/*
+ * A topdown metric is PERF_METRICS x fixed counter 3: it counts only with
+ * topdown-slots (event 0x00 umask 0x04) in its group, which must be non-zero
+ * (so that the pair is one unit when the session multiplexes), with the
+ * same user/kernel modes.  Index of the first metric without one, or -1.
+ */
+static int pmc_config_bad_td(const struct pmcdrv_config *cfg)
+{
+	const u32 modes = PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL;
+	struct pmc_event_spec s;
+	unsigned int i, j;
+	bool ok;
+
+	for (i = 0; i < cfg->nr_events; i++) {
+		const struct pmcdrv_event *m = &cfg->events[i];
+
+		if (m->type != PMCDRV_EVENT_HW)
+			continue;
+		pmc_event_to_spec(m, &s);
+		if (pmc_event_td_metric(&s) < 0)
+			continue;
+		for (j = 0, ok = false; j < cfg->nr_events && !ok; j++) {
+			const struct pmcdrv_event *e = &cfg->events[j];
+
+			ok = m->group && e->type == PMCDRV_EVENT_HW && e->group == m->group &&
+			     e->event == PMC_EVENT_FIXED_PSEUDO &&
+			     e->umask == PMC_TD_SLOTS_FIXED + 1 &&
+			     (e->flags & modes) == (m->flags & modes);
+		}
+		if (!ok)
+			return (int)i;
+	}
+	return -1;
+}
+
 int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v)
 {
@@ -496,6 +546,12 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		if (ev->flags & PMCDRV_EVF_KERNEL)
 			v->has_kernel = true;
 		pmc_event_to_spec(ev, &specs[nhw++]);
+	}
+	ret = pmc_config_bad_td(cfg);
+	if (ret >= 0) {
+		v->err = PMC_CONFIG_TD_NEEDS_SLOTS;
+		v->bad_index = (unsigned int)ret;
+		return -EINVAL;
 	}
 	ret = pmc_config_bad_group(cfg, pm, usable);
 	if (ret >= 0) {
@@ -549,6 +605,8 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 		return "two events of one group need different values in one extra register";
 	case PMC_CONFIG_BAD_MUX_INTERVAL:
 		return "mux_interval_ns must be 0 (default) or 1 ms..1 s";
+	case PMC_CONFIG_TD_NEEDS_SLOTS:
+		return "a topdown metric needs topdown-slots in its group, with the same modes";
 	}
 	return "unknown configuration error";
 }
@@ -618,6 +676,11 @@ int pmc_assign_counters(const struct pmc_event_spec *specs, unsigned int n,
 	/* Fixed counters first, so a GP counter is never spent on a fixed-capable event. */
 	for (i = 0; i < n; i++) {
 		idx[i] = ~0U;
+		if (pmc_event_td_metric(&specs[i]) >= 0) {
+			/* no counter of its own: read from PERF_METRICS */
+			idx[i] = PMC_TD_IDX_BASE + pmc_event_td_metric(&specs[i]);
+			continue;
+		}
 		fx = pmc_event_fixed_index(&specs[i], pm);
 		if (fx >= 0 && (free & BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + fx))) {
 			idx[i] = PMC_GLOBAL_FIXED_SHIFT + fx;
@@ -650,6 +713,13 @@ void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned
 	p->has_global = pm->version >= 2;
 	for (i = 0; i < n && i < PMCDRV_MAX_EVENTS; i++) {
 		p->idx[i] = idx[i];
+		if (idx[i] >= PMC_TD_IDX_BASE) {
+			/* a topdown metric: PERF_METRICS on (GLOBAL_CTRL bit 48) */
+			p->global_mask |= PMC_GLOBAL_PERF_METRICS;
+			p->td_mask |= 1U << (idx[i] - PMC_TD_IDX_BASE);
+			p->width[i] = 64;	/* a sum of slots folded by the module */
+			continue;
+		}
 		p->global_mask |= BIT_ULL(idx[i]);
 		if (idx[i] >= PMC_GLOBAL_FIXED_SHIFT) {
 			fx = idx[i] - PMC_GLOBAL_FIXED_SHIFT;
@@ -680,6 +750,43 @@ bool pmc_legacy_write_value(u64 val, unsigned int width, u64 *out)
 		return false;
 	*out = val & 0xffffffffULL;
 	return true;
+}
+
+/*
+ * Line by line Linux 6.1's icl_get_metrics_event_value()
+ * (arch/x86/events/intel/core.c), with @idx the metric's byte (there:
+ * event->hw.idx - INTEL_PMC_IDX_METRIC_BASE).  perf stat then shows each
+ * level-1 metric as its share of the sum of the four.
+ */
+u64 pmc_td_metric_value(u64 metric, u64 slots, unsigned int idx)
+{
+	u32 val;
+
+	/*
+	 * The metric is reported as an 8bit integer fraction
+	 * summing up to 0xff.
+	 * slots-in-metric = (Metric / 0xff) * slots
+	 */
+	val = (metric >> (idx * 8)) & 0xff;
+	return  mul_u64_u32_div(slots, val, 0xff);
+}
+
+u32 pmc_td_metrics(u32 family, u32 model, u64 perf_capabilities, u32 fixed_mask)
+{
+	if (!(perf_capabilities & PMC_PERF_CAP_PERF_METRICS) ||
+	    !(fixed_mask & (1U << PMC_TD_SLOTS_FIXED)))
+		return 0;
+	if (family == 6 && (model == 0x8f || model == 0xcf))
+		return PMC_TD_NR_METRICS;
+	return PMC_TD_NR_LEVEL1;
+}
+
+int pmc_event_td_metric(const struct pmc_event_spec *s)
+{
+	if (s->event != PMC_EVENT_FIXED_PSEUDO || s->umask < PMC_TD_UMASK_BASE ||
+	    s->umask >= PMC_TD_UMASK_BASE + PMC_TD_NR_METRICS)
+		return -1;
+	return (int)(s->umask - PMC_TD_UMASK_BASE);
 }
 
 u32 pmc_fold_period_ms(const struct pmc_arch_perfmon *pm)

@@ -24,6 +24,15 @@ static_assert(PMC_MSR_PMC0 == MSR_ARCH_PERFMON_PERFCTR0);
 static_assert(PMC_MSR_PERFEVTSEL0 == MSR_ARCH_PERFMON_EVENTSEL0);
 static_assert(PMC_MSR_FIXED_CTR0 == MSR_ARCH_PERFMON_FIXED_CTR0);
 static_assert(PMC_MSR_FIXED_CTR0 == MSR_CORE_PERF_FIXED_CTR0);
+static_assert(PMC_MSR_FIXED_CTR3 == MSR_CORE_PERF_FIXED_CTR3);
+static_assert(PMC_MSR_PERF_METRICS == MSR_PERF_METRICS);
+static_assert(PMC_TD_IDX_BASE == GLOBAL_CTRL_EN_PERF_METRICS);
+static_assert(PMC_TD_IDX_BASE == GLOBAL_STATUS_PERF_METRICS_OVF_BIT);
+static_assert(PMC_RDPMC_METRICS == INTEL_PMC_FIXED_RDPMC_METRICS);
+static_assert(PMC_RDPMC_FIXED == INTEL_PMC_FIXED_RDPMC_BASE);
+static_assert(PMC_TD_NR_METRICS == INTEL_TD_METRIC_NUM);
+static_assert(PMC_GLOBAL_PERF_METRICS_BIT == GLOBAL_CTRL_EN_PERF_METRICS);
+static_assert(PMC_PERF_CAP_PERF_METRICS_BIT == PERF_CAP_METRICS_IDX);
 static_assert(PMC_MSR_PERF_CAPABILITIES == MSR_IA32_PERF_CAPABILITIES);
 static_assert(PMC_MSR_FIXED_CTR_CTRL == MSR_CORE_PERF_FIXED_CTR_CTRL);
 static_assert(PMC_MSR_FIXED_CTR_CTRL == MSR_ARCH_PERFMON_FIXED_CTR_CTRL);
@@ -93,6 +102,9 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 		caps->flags |= PMCDRV_INFO_PDCM;
 		if (caps->perf_capabilities & PMC_PERF_CAP_FW_WRITE)
 			caps->flags |= PMCDRV_INFO_FW_WRITE;
+		caps->cpu.pm.td_metrics = pmc_td_metrics(caps->cpu.family, caps->cpu.model,
+							 caps->perf_capabilities,
+							 caps->cpu.pm.fixed_mask);
 	}
 	pmcd_hw_probe_extra(caps);
 }
@@ -236,6 +248,16 @@ struct pmcd_hw_cpu {
 	u32 extra_dirty;		/* bit k: written by pmcdrv, not yet cleared */
 	u32 extra_msr[PMC_EXTRA_REGS_MAX];
 	u64 extra[PMC_EXTRA_REGS_MAX];
+	/*
+	 * Topdown metrics (PERF_METRICS x fixed counter 3): the slots of each,
+	 * summed on this CPU since load, which the sessions read as counters
+	 * (index PMC_TD_IDX_BASE + k, never reset, never backwards); td_base:
+	 * the sums when the pair was last reset.  td_used: pmcdrv set
+	 * GLOBAL_CTRL.PERF_METRICS here under this claim.
+	 */
+	u64 td_val[PMC_TD_NR_METRICS];
+	u64 td_base[PMC_TD_NR_METRICS];
+	bool td_used;
 };
 
 static DEFINE_PER_CPU(struct pmcd_hw_cpu, pmcd_hw_cpus);
@@ -333,6 +355,7 @@ static struct pmcd_hw_cpu *pmcd_hw_this(void)
 		hc->zero = 0;
 		hc->clean_for = 0;
 		hc->extra_known = 0;
+		hc->td_used = false;
 	}
 	return hc;
 }
@@ -346,8 +369,47 @@ static u64 pmcd_rd_ctr(u32 idx)
 {
 	u64 val;
 
+	if (idx >= PMC_TD_IDX_BASE)	/* folded by pmcd_hw_td_fold() */
+		return this_cpu_ptr(&pmcd_hw_cpus)->td_val[idx - PMC_TD_IDX_BASE];
 	pmcd_rdpmc(pmcd_hw_rdpmc_ecx(idx), val);
 	return val;
+}
+
+/*
+ * The topdown pair (docs/design.md, "Topdown metrics").  Fold: each metric's
+ * slots so far, PERF_METRICS x fixed counter 3 as perf computes them
+ * (pmc_td_metric_value()), on top of the sums at the pair's last reset; a
+ * metric never goes backwards (a fraction may shrink by up to 1/255 of the
+ * slots between two reads: perf drops such negative deltas too).
+ */
+static void pmcd_hw_td_fold(struct pmcd_hw_cpu *hc)
+{
+	u64 slots, metrics, v;
+	unsigned int k;
+
+	pmcd_rdpmc(PMC_RDPMC_FIXED | PMC_TD_SLOTS_FIXED, slots);
+	pmcd_rdpmc(PMC_RDPMC_METRICS, metrics);
+	for (k = 0; k < PMC_TD_NR_METRICS; k++) {
+		v = hc->td_base[k] + pmc_td_metric_value(metrics, slots, k);
+		if (v > hc->td_val[k])
+			hc->td_val[k] = v;
+	}
+}
+
+/*
+ * Reset the pair (counting stopped): fixed counter 3 first, then
+ * PERF_METRICS, as the SDM and perf (icl_set_topdown_event_period()) do:
+ * the metrics are fractions of those slots.  Short windows keep the 8-bit
+ * fractions precise.
+ */
+static void pmcd_hw_td_reset(struct pmcd_hw_cpu *hc)
+{
+	unsigned int b = PMC_GLOBAL_FIXED_SHIFT + PMC_TD_SLOTS_FIXED;
+
+	pmcd_wr(PMC_MSR_FIXED_CTR3, 0);
+	pmcd_wr(PMC_MSR_PERF_METRICS, 0);
+	hc->val[b] = 0;
+	memcpy(hc->td_base, hc->td_val, sizeof(hc->td_base));
 }
 
 /* Write control MSR @msr, shadowed in @shadow, only if its new value differs. */
@@ -506,8 +568,17 @@ unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool s
 		/* Scrubbed: only @owner's counts from now on; else a mix. */
 		hc->clean_for = scrub ? owner : 0;
 	}
+	if (p->td_mask) {
+		/* Slots counted without PERF_METRICS on have no fractions: restart. */
+		pmcd_hw_td_reset(hc);
+		hc->td_used = true;
+	}
 	for (i = 0; i < p->nr; i++) {
 		b = p->idx[i];
+		if (b >= PMC_TD_IDX_BASE) {
+			raw[i] = hc->td_val[b - PMC_TD_IDX_BASE];
+			continue;
+		}
 		if (!(hc->known & BIT_ULL(b))) {
 			/* First use under this claim: from zero, as before. */
 			pmcd_wr(p->ctr_msr[i], 0);
@@ -547,6 +618,8 @@ void pmcd_hw_read(const struct pmc_prog *p, u64 *vals)
 {
 	unsigned int i;
 
+	if (p->td_mask)
+		pmcd_hw_td_fold(pmcd_hw_this());
 	for (i = 0; i < p->nr; i++)
 		vals[i] = pmcd_rd_ctr(p->idx[i]);
 }
@@ -568,11 +641,16 @@ unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals)
 			}
 		}
 	}
+	if (p->td_mask)
+		pmcd_hw_td_fold(hc);
 	for (i = 0; i < p->nr; i++) {
 		b = p->idx[i];
 		vals[i] = pmcd_rd_ctr(b);
-		hc->val[b] = vals[i];
+		if (b < PMC_TD_IDX_BASE)
+			hc->val[b] = vals[i];
 	}
+	if (p->td_mask)
+		pmcd_hw_td_reset(hc);
 	return this_cpu_read(pmcd_hw_cpu_faults) - faults;
 }
 
@@ -619,7 +697,7 @@ void pmcd_hw_clear_cpu(void)
 {
 	struct pmcd_hw_cpu *hc = pmcd_hw_this();
 	unsigned int b, fx, faults = this_cpu_read(pmcd_hw_cpu_faults);
-	u64 fixed = 0, ovf, left = hc->dirty & ~hc->known;
+	u64 fixed = 0, ovf, left = hc->dirty & ~hc->known, known = hc->known;
 
 	if (left)
 		pmcd_hw_clear_left(left);
@@ -630,8 +708,10 @@ void pmcd_hw_clear_cpu(void)
 	}
 	if (!hc->known)
 		goto out;
+	if (hc->td_used)
+		known |= PMC_GLOBAL_PERF_METRICS;
 	if (pmcd_hw_has_global)
-		pmcd_hw_set_global(hc, hc->known, 0);
+		pmcd_hw_set_global(hc, known, 0);
 	for (b = PMC_GLOBAL_FIXED_SHIFT; b < ARRAY_SIZE(hc->val); b++) {
 		fx = b - PMC_GLOBAL_FIXED_SHIFT;
 		if (hc->known & BIT_ULL(b))
@@ -649,9 +729,14 @@ void pmcd_hw_clear_cpu(void)
 			pmcd_wr(PMC_MSR_FIXED_CTR0 + b - PMC_GLOBAL_FIXED_SHIFT, 0);
 		}
 	}
+	if (hc->td_used) {
+		/* after fixed counter 3 (above), as pmcd_hw_td_reset() */
+		pmcd_wr(PMC_MSR_PERF_METRICS, 0);
+		hc->td_used = false;
+	}
 	if (pmcd_hw_has_global) {
-		pmcd_hw_set_global(hc, hc->known, hc->global_found & hc->known);
-		ovf = pmcd_rd(PMC_MSR_PERF_GLOBAL_STATUS) & hc->known;
+		pmcd_hw_set_global(hc, known, hc->global_found & known);
+		ovf = pmcd_rd(PMC_MSR_PERF_GLOBAL_STATUS) & known;
 		if (ovf)
 			pmcd_wr(PMC_MSR_PERF_GLOBAL_OVF_CTRL, ovf);
 	}

@@ -125,6 +125,9 @@ int pmcd_self_mmap(struct pmcd_session *s, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
+	/* A topdown metric is folded by the module, not a counter RDPMC reads (abi.md). */
+	if (s->prog.td_mask)
+		return -EOPNOTSUPP;
 	err = pmcd_self_current(s, &ctx);
 	if (!err && ctx->self->rdpmc)
 		err = pmcd_self_maps_prepare(vma->vm_mm);

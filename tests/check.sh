@@ -203,11 +203,18 @@ lane_models() {
 	done
 	return "$rc"
 }
+# The emulated Sapphire Rapids (perfmon v5, PERF_METRICS): the PMU-facing
+# scripts and the top-down test, which skips on every other model.
+lane_spr() {
+	lstage guest-spr tests/vm/run --timeout 1800 --pmu-model spr -- tests/guest/run-all \
+		10-module 40-emulated-pmu 50-sessions 55-msr-switch 58-selfread 60-pmcctl 62-regions 66-topdown
+}
 [ "$qemu_ok" = 1 ] && queue lane_pmu
 queue lane_debug
 queue lane_rt
 queue lane_612
 [ "$qemu_ok" = 1 ] && queue lane_models
+[ "$qemu_ok" = 1 ] && queue lane_spr
 queue lane_nopmu
 drain
 

@@ -25,6 +25,8 @@
 #define PMC_MSR_A_PMC0			0x4c1	/* IA32_A_PMCi: full-width writes, if FW_WRITE */
 #define PMC_MSR_OFFCORE_RSP_0		0x1a6	/* model-specific: OFFCORE_RESPONSE_0's bits */
 #define PMC_MSR_OFFCORE_RSP_1		0x1a7	/* model-specific: OFFCORE_RESPONSE_1's bits */
+#define PMC_MSR_FIXED_CTR3		0x30c	/* TOPDOWN.SLOTS (perfmon v5, Ice Lake on) */
+#define PMC_MSR_PERF_METRICS		0x329	/* if PERF_CAPABILITIES.PERF_METRICS */
 
 /* ---- IA32_PERFEVTSELx ------------------------------------------------- */
 #define PMC_EVTSEL_EVENT		GENMASK_ULL(7, 0)
@@ -53,12 +55,61 @@
 
 /* ---- IA32_PERF_GLOBAL_CTRL / STATUS / OVF_CTRL / INUSE layout ---------- */
 #define PMC_GLOBAL_FIXED_SHIFT		32	/* bit 32+i: fixed counter i */
+#define PMC_GLOBAL_PERF_METRICS_BIT	48	/* CTRL: enable; STATUS: overflow */
+#define PMC_GLOBAL_PERF_METRICS		BIT_ULL(PMC_GLOBAL_PERF_METRICS_BIT)
 #define PMC_GLOBAL_STATUS_DS_BUF	BIT_ULL(62)
 #define PMC_GLOBAL_STATUS_COND_CHGD	BIT_ULL(63)
 
 /* ---- IA32_PERF_CAPABILITIES ------------------------------------------- */
 #define PMC_PERF_CAP_FREEZE_WHILE_SMM	BIT_ULL(12)
 #define PMC_PERF_CAP_FW_WRITE		BIT_ULL(13)
+#define PMC_PERF_CAP_PERF_METRICS_BIT	15	/* IA32_PERF_METRICS exists */
+#define PMC_PERF_CAP_PERF_METRICS	BIT_ULL(PMC_PERF_CAP_PERF_METRICS_BIT)
+
+/* ---- RDPMC's ECX ------------------------------------------------------ */
+#define PMC_RDPMC_FIXED			BIT(30)	/* low bits: fixed counter index */
+#define PMC_RDPMC_METRICS		BIT(29)	/* IA32_PERF_METRICS */
+
+/*
+ * ---- IA32_PERF_METRICS: eight 8-bit fractions of TOPDOWN.SLOTS --------
+ * Byte k of the register is metric k: level 1 (retiring, bad speculation,
+ * front-end bound, back-end bound; the four sum to about 0xff) and, on
+ * Sapphire Rapids, level 2 (heavy operations of retiring, branch
+ * mispredicts of bad speculation, fetch latency of front-end bound, memory
+ * bound of back-end bound).  perf's pseudo-encoding of metric k is event
+ * 0x00, umask 0x80 + k; it takes no counter of its own.
+ */
+#define PMC_TD_RETIRING			0
+#define PMC_TD_BAD_SPEC			1
+#define PMC_TD_FE_BOUND			2
+#define PMC_TD_BE_BOUND			3
+#define PMC_TD_HEAVY_OPS		4
+#define PMC_TD_BR_MISPREDICT		5
+#define PMC_TD_FETCH_LAT		6
+#define PMC_TD_MEM_BOUND		7
+#define PMC_TD_NR_METRICS		8
+#define PMC_TD_NR_LEVEL1		4
+#define PMC_TD_METRIC_BITS		8	/* width of each byte field */
+#define PMC_TD_METRIC_MASK		0xffULL
+#define PMC_TD_UMASK_BASE		0x80	/* event 0x00, umask 0x80 + k */
+/* GLOBAL_CTRL-layout index a metric is reported at (counter out-field) */
+#define PMC_TD_IDX_BASE			48
+#define PMC_TD_SLOTS_FIXED		3	/* fixed counter of TOPDOWN.SLOTS */
+
+/*
+ * Slots of metric @idx given PERF_METRICS @metric and TOPDOWN.SLOTS @slots,
+ * normalised by the sum of the level-1 fields (Linux 6.1's
+ * icl_get_metrics_event_value(), arch/x86/events/intel/core.c).
+ */
+u64 pmc_td_metric_value(u64 metric, u64 slots, unsigned int idx);
+
+/*
+ * Fields of IA32_PERF_METRICS on this CPU: 0 without PERF_CAPABILITIES bit
+ * 15 or without fixed counter 3; 8 on Sapphire Rapids and Emerald Rapids
+ * (family 6, models 0x8F and 0xCF), 4 elsewhere, as Linux 6.1's
+ * intel_pmu_init() sets num_topdown_events.
+ */
+u32 pmc_td_metrics(u32 family, u32 model, u64 perf_capabilities, u32 fixed_mask);
 
 /* ---- CPUID ------------------------------------------------------------ */
 #define PMC_CPUID_LEAF_PERFMON		0x0a
@@ -72,6 +123,8 @@
 #define PMC_CPUID_0A_EAX_GP_WIDTH	GENMASK_ULL(23, 16)
 #define PMC_CPUID_0A_EAX_EBX_LEN_SHIFT	24
 #define PMC_CPUID_0A_EAX_EBX_LEN	GENMASK_ULL(31, 24)
+/* CPUID.0AH:ECX (version 5 and later): bit c set = fixed counter c exists */
+#define PMC_CPUID_0A_ECX_FIXED_BITMAP	GENMASK_ULL(31, 0)
 /* CPUID.0AH:EDX */
 #define PMC_CPUID_0A_EDX_NUM_FIXED	GENMASK_ULL(4, 0)
 #define PMC_CPUID_0A_EDX_FIXED_WIDTH_SHIFT 5
@@ -120,6 +173,7 @@ struct pmc_arch_perfmon {
 	u32 events_avail;	/* bit n set: pmc_arch_event n available */
 	u32 fixed_mask;		/* bit i set: fixed counter i exists */
 	bool any_deprecated;	/* EDX[15] */
+	u32 td_metrics;		/* IA32_PERF_METRICS fields (4 or 8), 0: none (pmc_td_metrics) */
 };
 
 /*
@@ -252,6 +306,7 @@ enum pmc_event_err {
 	PMC_EVENT_FIXED_PSEUDO_BAD,	/* event 0x00 with umask not 1..4 */
 	PMC_EVENT_FIXED_ONLY_MODIFIERS,	/* cmask/inv/edge/no-fixed on a fixed-only event */
 	PMC_EVENT_NO_FIXED_COUNTER,	/* fixed-only event, its fixed counter does not exist */
+	PMC_EVENT_NO_TD_METRIC,		/* topdown metric this CPU's PERF_METRICS lacks */
 };
 
 int pmc_event_check(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm,
@@ -272,6 +327,9 @@ u64 pmc_evtsel_encode(const struct pmc_event_spec *spec);
  */
 #define PMC_EVENT_FIXED_PSEUDO		0x00
 #define PMC_FIXED_PSEUDO_MAX		4
+
+/* Metric index (0..7) of a topdown metric spec (event 0x00, umask 0x80 + k), else -1. */
+int pmc_event_td_metric(const struct pmc_event_spec *spec);
 
 /* Fixed counter of a fixed-only (event 0x00) spec when this CPU has it, else -1. */
 int pmc_event_fixed_only(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm);
@@ -304,6 +362,7 @@ enum pmc_config_err {
 	PMC_CONFIG_EXTRA_RESERVED,	/* events[bad_index]: extra outside the valid mask */
 	PMC_CONFIG_EXTRA_CONFLICT,	/* events[bad_index]: 2 values in a register, one group */
 	PMC_CONFIG_BAD_MUX_INTERVAL,	/* mux_interval_ns out of bounds */
+	PMC_CONFIG_TD_NEEDS_SLOTS,	/* events[bad_index]: metric without slots in its group */
 };
 
 struct pmc_config_verdict {
@@ -457,6 +516,7 @@ struct pmc_prog {
 	u64 global_mask;			/* our GLOBAL_CTRL bits */
 	bool has_global;			/* version >= 2: GLOBAL_CTRL exists */
 	struct pmc_extra_prog extra;		/* extra registers (pmc_config_extra) */
+	u32 td_mask;				/* bit k: metric k, idx PMC_TD_IDX_BASE + k */
 };
 
 /* Build @p for @n specs assigned to counters @idx (from pmc_assign_counters). */

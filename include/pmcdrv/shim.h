@@ -15,6 +15,7 @@
 #include <linux/errno.h>
 #include <linux/bits.h>
 #include <linux/string.h>
+#include <linux/math64.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,12 +30,20 @@ typedef uint64_t u64;
 #ifndef BIT_ULL
 #define BIT_ULL(nr)		(1ULL << (nr))
 #endif
+#ifndef BIT
+#define BIT(nr)			(1UL << (nr))
+#endif
 #ifndef GENMASK_ULL
 #define GENMASK_ULL(h, l)	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
 #endif
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #endif
+/* (a * mul) / divisor without overflow, as <linux/math64.h> has it */
+static inline u64 mul_u64_u32_div(u64 a, u32 mul, u32 divisor)
+{
+	return (u64)(((__uint128_t)a * mul) / divisor);
+}
 #endif /* __KERNEL__ */
 
 #endif /* PMCDRV_SHIM_H */

@@ -33,13 +33,14 @@ n() { printf '%09d' "$1"; }		# fixed width: constant per-run overhead
 
 # What the lane's model must look like (tests/qemu/README.md, "Models").
 model=${PMCDRV_PMU_MODEL:-default}
-VER=2 NGP=4 BITS=48 FW=1
+VER=2 NGP=4 BITS=48 FW=1 NFIX=3
 case $model in
 default) ;;
 v4) VER=4 ;;
 gp8) NGP=8 ;;
 nofw) FW=0 ;;
 w40) BITS=40 ;;
+spr) VER=5 NGP=8 NFIX=4 ;;	# fixed counter 3 and PERF_METRICS: 66-topdown.sh
 *) fail "PMU model" "unknown PMCDRV_PMU_MODEL '$model'"; exit 1 ;;
 esac
 echo "info: PMU model $model: perfmon v$VER, $NGP GP counters, $BITS bits, full-width writes $FW"
@@ -77,12 +78,16 @@ is_count() { [[ "$1" =~ ^[0-9]+$ ]]; }
 pe=$(dmesg | grep 'Performance Events:' | head -n1)
 echo "info: ${pe#*] }"
 check "boot log: perf uses the Intel PMU driver" grep -q 'Intel PMU driver' <<<"$pe"
-check "boot log: perf recognises the CPU model (Skylake events)" grep -q 'Skylake events' <<<"$pe"
+if [ "$model" = spr ]; then
+	check "boot log: perf recognises the CPU model (Sapphire Rapids events)" grep -q 'Sapphire Rapids events' <<<"$pe"
+else
+	check "boot log: perf recognises the CPU model (Skylake events)" grep -q 'Skylake events' <<<"$pe"
+fi
 check "boot log: no 'software events only'" bash -c '! dmesg | grep -q "software events only"'
 check "boot log: no 'Broken PMU hardware'" bash -c '! dmesg | grep -q "Broken PMU hardware"'
-check "boot log: perfmon version $VER, $NGP generic and 3 fixed counters, $BITS bits" bash -c \
+check "boot log: perfmon version $VER, $NGP generic and $NFIX fixed counters, $BITS bits" bash -c \
 	"dmesg | grep -Eq 'version: +$VER\$' && dmesg | grep -Eq 'generic registers: +$NGP\$' &&
-	 dmesg | grep -Eq 'fixed-purpose events: +3\$' && dmesg | grep -Eq 'bit width: +$BITS\$'"
+	 dmesg | grep -Eq 'fixed-purpose events: +$NFIX\$' && dmesg | grep -Eq 'bit width: +$BITS\$'"
 if [ $FW = 1 ]; then
 	check "boot log: full-width counters" grep -q 'full-width counters' <<<"$pe"
 else
@@ -385,7 +390,8 @@ expect_eq "msr: GLOBAL_CTRL bit $NGP (no PMC$NGP) raises #GP" "$(msr_gp wr $GLOB
 # without them: EVTSEL/PMC/A_PMC from NGP to 8 (all A_PMC without
 # FW_WRITE), FIXED_CTR3, PERF_METRICS, v4's STATUS_SET/INUSE on v2, PEBS
 # (PEBS_ENABLE, LD_LAT, FRONTEND) and DS_AREA (no DS in CPUID).
-absent="0x30c 0x329 0x3f1 0x3f6 0x3f7 0x600"
+absent="0x3f1 0x3f6 0x3f7 0x600"
+[ $NFIX -lt 4 ] && absent="$absent 0x30c 0x329"
 for ((i = NGP; i <= 8; i++)); do
 	absent="$absent $(printf '0x%x 0x%x' $((EVTSEL0 + i)) $((PMC0 + i)))"
 	[ $FW = 1 ] && absent="$absent $(printf '0x%x' $((A_PMC0 + i)))"
@@ -404,16 +410,18 @@ done
 expect_eq "msr: DEBUGCTL.Freeze_PerfMon_On_PMI is writable" "$(msr_gp wr $DEBUGCTL 0x1000)/$(rd $DEBUGCTL)" ok/0x1000
 wr $DEBUGCTL 0
 
-# MSR_OFFCORE_RSP_0/1 (0x1a6, 0x1a7): Skylake's valid mask 0x3fffff8fff; a
-# written value reads back, a bit outside the mask (12..14, 38..63) raises
-# #GP and leaves the register as it was.
+# MSR_OFFCORE_RSP_0/1 (0x1a6, 0x1a7): Skylake's valid mask 0x3fffff8fff
+# (Sapphire Rapids': 0x3fffffffff); a written value reads back, a bit outside
+# the mask (12..14 on Skylake, 38..63) raises #GP and leaves the register as it was.
+ORSP=0x3fffff8fff ORSP_BAD="12 13 14 38 63"
+[ "$model" = spr ] && ORSP=0x3fffffffff ORSP_BAD="38 63"
 for m in 0x1a6 0x1a7; do
 	expect_eq "msr: OFFCORE_RSP $m reads 0 after reset" "$(rd $m)" 0x0
 	expect_eq "msr: OFFCORE_RSP $m takes every valid bit" \
-		"$(msr_gp wr $m 0x3fffff8fff)/$(rd $m)" ok/0x3fffff8fff
-	for b in 12 13 14 38 63; do
+		"$(msr_gp wr $m $ORSP)/$(rd $m)" ok/$ORSP
+	for b in $ORSP_BAD; do
 		expect_eq "msr: OFFCORE_RSP $m bit $b (reserved) raises #GP, value kept" \
-			"$(msr_gp wr $m $(printf '0x%x' $((1 << b))))/$(rd $m)" GP/0x3fffff8fff
+			"$(msr_gp wr $m $(printf '0x%x' $((1 << b))))/$(rd $m)" GP/$ORSP
 	done
 	wr $m 0x10001
 	expect_eq "msr: OFFCORE_RSP $m reads back 0x10001" "$(rd $m)" 0x10001
@@ -445,7 +453,11 @@ if [ $VER -ge 4 ]; then
 	expect_eq "v4: GLOBAL_STATUS_SET bit 63 (CondChgd) raises #GP" "$(msr_gp wr $STATUS_SET 0x8000000000000000)" GP
 	wr $OVF_CTRL $(((1 << 32) | (1 << last)))
 	expect_eq "v4: GLOBAL_STATUS_RESET clears them" "$(rd $STATUS)" 0x0
-	expect_eq "v4: AnyThread (EVTSEL bit 21) is accepted" "$(msr_gp wr $EVTSEL0 $((1 << 21)))" ok
+	if [ $VER -ge 5 ]; then
+		expect_eq "v5: AnyThread (EVTSEL bit 21) is deprecated, raises #GP" "$(msr_gp wr $EVTSEL0 $((1 << 21)))" GP
+	else
+		expect_eq "v4: AnyThread (EVTSEL bit 21) is accepted" "$(msr_gp wr $EVTSEL0 $((1 << 21)))" ok
+	fi
 	wr $EVTSEL0 0
 else
 	expect_eq "v2: AnyThread (EVTSEL bit 21) raises #GP" "$(msr_gp wr $EVTSEL0 $((1 << 21)))" GP

@@ -84,7 +84,7 @@ static inline uint64_t rdpmc(uint32_t ecx)
 }
 
 /* The PMU's shape from CPUID.0AH (the lane's model: tests/qemu/README.md). */
-static unsigned int pmu_gp_counters, pmu_width;
+static unsigned int pmu_gp_counters, pmu_width, pmu_fixed;
 
 static void read_pmu_shape(void)
 {
@@ -93,6 +93,8 @@ static void read_pmu_shape(void)
 	__cpuid(0xa, eax, ebx, ecx, edx);
 	pmu_gp_counters = (eax >> 8) & 0xff;
 	pmu_width = (eax >> 16) & 0xff;
+	/* version 5: the fixed counters are those of the ECX bitmap (all low here) */
+	pmu_fixed = (eax & 0xff) >= 5 ? (unsigned int)__builtin_popcount(ecx) : edx & 0x1f;
 }
 
 /* RDPMC, k iterations of dec/jnz (k >= 1), RDPMC: the difference. */
@@ -336,9 +338,9 @@ int main(int argc, char **argv)
 	r = try_rdpmc_here(pmu_gp_counters);
 	CHECK(&st, r == SIGSEGV, "rdpmc: GP counter index N (of N, CPUID.0AH) raises SIGSEGV",
 	      "index %u: got %s", pmu_gp_counters, r ? strsignal(r) : "no fault");
-	r = try_rdpmc_here((1U << 30) | 3);
-	CHECK(&st, r == SIGSEGV, "rdpmc: fixed counter index 3 (of 3) raises SIGSEGV",
-	      "got %s", r ? strsignal(r) : "no fault");
+	r = try_rdpmc_here((1U << 30) | pmu_fixed);
+	CHECK(&st, r == SIGSEGV, "rdpmc: fixed counter index N (of N, CPUID.0AH) raises SIGSEGV",
+	      "index %u: got %s", pmu_fixed, r ? strsignal(r) : "no fault");
 
 	/* rdpmc=1: a process without a mapped event has no CR4.PCE. */
 	r = try_rdpmc_exec();

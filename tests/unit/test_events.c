@@ -753,7 +753,7 @@ static void test_known_name_none(void)
 		"0x01c0",			/* another umask */
 		"0x00c1",
 		"0x00a4",
-		"0x01a4",			/* topdown-slots: no name in the -e syntax */
+		"0x01a4",			/* TOPDOWN.SLOTS_P; topdown-slots is 0x0400 */
 		"r0",
 		"cpu/event=0xc0,cmask=1/",	/* any modification */
 		"cpu/event=0xc0,edge/",

@@ -921,6 +921,106 @@ static void test_scan_in_use(void)
 	CU_ASSERT_FALSE(inuse_read);
 }
 
+/* ---- Topdown: PERF_METRICS x fixed counter 3 ---------------------------------- */
+
+static void td_pm(struct pmc_arch_perfmon *pm, u32 metrics)
+{
+	memset(pm, 0, sizeof(*pm));
+	pm->version = 5;
+	pm->num_gp = 8;
+	pm->gp_width = 48;
+	pm->num_fixed = 4;
+	pm->fixed_width = 48;
+	pm->fixed_mask = 0xf;
+	pm->events_len = 8;
+	pm->events_avail = 0xff;
+	pm->td_metrics = metrics;
+}
+
+static struct pmcdrv_event td_ev(u32 umask, u32 group, u32 flags)
+{
+	return (struct pmcdrv_event){ .type = PMCDRV_EVENT_HW, .event = 0, .umask = umask,
+				      .flags = flags, .group = group };
+}
+
+static void test_td_logic(void)
+{
+	const u32 uk = PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL;
+	struct pmc_event_spec s = { .event = 0, .umask = 0x80, .flags = PMC_EVF_USER };
+	struct pmc_config_verdict v;
+	struct pmcdrv_config cfg;
+	struct pmc_arch_perfmon pm;
+	struct pmc_prog p;
+	struct pmc_event_spec specs[3];
+	u32 counter[PMCDRV_MAX_EVENTS], idx[3];
+	enum pmc_event_err why;
+
+	/* Linux's icl_get_metrics_event_value(): slots * byte / 0xff */
+	CU_ASSERT_EQUAL(pmc_td_metric_value(0x80402010ULL, 255000, 0), 16000);
+	CU_ASSERT_EQUAL(pmc_td_metric_value(0x80402010ULL, 255000, 3), 128000);
+	CU_ASSERT_EQUAL(pmc_td_metric_value(0xff00000000000000ULL, 1ULL << 47, 7), 1ULL << 47);
+	CU_ASSERT_EQUAL(pmc_td_metric_value(0x80402010ULL, 0, 1), 0);
+	/* which CPUs have how many fields */
+	CU_ASSERT_EQUAL(pmc_td_metrics(6, 0x8f, PMC_PERF_CAP_PERF_METRICS, 0xf), 8);
+	CU_ASSERT_EQUAL(pmc_td_metrics(6, 0xcf, PMC_PERF_CAP_PERF_METRICS, 0xf), 8);
+	CU_ASSERT_EQUAL(pmc_td_metrics(6, 0x6a, PMC_PERF_CAP_PERF_METRICS, 0xf), 4);
+	CU_ASSERT_EQUAL(pmc_td_metrics(6, 0x8f, 0, 0xf), 0);
+	CU_ASSERT_EQUAL(pmc_td_metrics(6, 0x8f, PMC_PERF_CAP_PERF_METRICS, 0x7), 0);
+	/* events */
+	td_pm(&pm, 8);
+	CU_ASSERT_EQUAL(pmc_event_td_metric(&s), 0);
+	CU_ASSERT_EQUAL(pmc_event_check(&s, &pm, &why), 0);
+	s.umask = 0x87;
+	CU_ASSERT_EQUAL(pmc_event_td_metric(&s), 7);
+	CU_ASSERT_EQUAL(pmc_event_check(&s, &pm, &why), 0);
+	s.umask = 0x88;
+	CU_ASSERT_EQUAL(pmc_event_td_metric(&s), -1);
+	CU_ASSERT_EQUAL(pmc_event_check(&s, &pm, &why), -EINVAL);
+	s.umask = 0x84;
+	pm.td_metrics = 4;
+	CU_ASSERT_EQUAL(pmc_event_check(&s, &pm, &why), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(why, PMC_EVENT_NO_TD_METRIC);
+	pm.td_metrics = 0;
+	s.umask = 0x80;
+	CU_ASSERT_EQUAL(pmc_event_check(&s, &pm, &why), -EOPNOTSUPP);
+	td_pm(&pm, 8);
+	s.cmask = 1;
+	CU_ASSERT_EQUAL(pmc_event_check(&s, &pm, &why), -EINVAL);
+	CU_ASSERT_EQUAL(why, PMC_EVENT_FIXED_ONLY_MODIFIERS);
+	/* a metric needs slots in its (non-zero) group, with the same modes */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nr_events = 2;
+	cfg.events[0] = td_ev(0x04, 1, uk);
+	cfg.events[1] = td_ev(0x80, 1, uk);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT_EQUAL(counter[0], PMC_GLOBAL_FIXED_SHIFT + 3);
+	CU_ASSERT_EQUAL(counter[1], PMC_TD_IDX_BASE);
+	cfg.events[1].group = 0;
+	cfg.events[0].group = 0;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TD_NEEDS_SLOTS);
+	cfg.events[0] = td_ev(0x04, 1, PMCDRV_EVF_USER);
+	cfg.events[1] = td_ev(0x80, 1, uk);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	cfg.nr_events = 1;
+	cfg.events[0] = td_ev(0x83, 1, uk);
+	cfg.events[1] = (struct pmcdrv_event){ 0 };
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	/* the program: no counter for a metric, PERF_METRICS's enable bit */
+	specs[0] = (struct pmc_event_spec){ .event = 0, .umask = 4, .flags = PMC_EVF_USER };
+	specs[1] = (struct pmc_event_spec){ .event = 0, .umask = 0x81, .flags = PMC_EVF_USER };
+	specs[2] = (struct pmc_event_spec){ .event = 0xc0, .flags = PMC_EVF_USER };
+	CU_ASSERT_EQUAL(pmc_assign_counters(specs, 3, &pm, ~0ULL, idx), 0);
+	CU_ASSERT_EQUAL(idx[1], PMC_TD_IDX_BASE + 1);
+	pmc_prog_build(specs, idx, 3, &pm, true, &p);
+	CU_ASSERT_EQUAL(p.td_mask, 0x2);
+	CU_ASSERT_EQUAL(p.global_mask, BIT_ULL(idx[0]) | BIT_ULL(idx[2]) | PMC_GLOBAL_PERF_METRICS);
+	CU_ASSERT_EQUAL(p.width[1], 64);
+	CU_ASSERT_EQUAL(p.ctr_msr[1], 0);
+	/* slots on fixed counter 3, instructions on fixed counter 0 */
+	CU_ASSERT_EQUAL(p.fixed_ctrl, ((u64)PMC_FIXED_CTRL_USR << 12) | PMC_FIXED_CTRL_USR);
+}
+
 void register_pmu_logic_tests(void)
 {
 	static const struct unit_test tests[] = {
@@ -948,6 +1048,7 @@ void register_pmu_logic_tests(void)
 		{ "counter mask text", test_counter_mask_fmt },
 		{ "JSON strings", test_json_string },
 		{ "periodic fold period", test_fold_period },
+		{ "topdown metrics", test_td_logic },
 	};
 
 	UNIT_ADD_SUITE("pmu_logic", tests);

@@ -532,6 +532,48 @@ static void test_spread(void)
 
 /* ---- registration --------------------------------------------------------- */
 
+/* --topdown: perf's metrics from the topdown events, and their metric-only CSV. */
+static void test_topdown(void)
+{
+	/* The emulated Sapphire Rapids' loop.S: of 16 slots 2, 2, 3, 9; level 2: 1, 1, 1, 3 */
+	static const double v[] = { 1600000, 200000, 200000, 300000, 900000,
+				    100000, 100000, 100000, 300000 };
+	static const double want[] = { 12.5, 12.5, 18.75, 56.25, 6.25, 6.25, 6.25, 6.25,
+				       6.25, 12.5, 18.75, 37.5 };
+	struct td_value t[16];
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i, m;
+
+	fx_init(&fx, "{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound,"
+		     "topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,topdown-mem-bound}:u");
+	fx_rows(&fx, v, ARRAY_SIZE(v));
+	m = report_topdown_metrics(fx.rows, fx.n, 2, t);
+	CU_ASSERT_EQUAL_FATAL(m, 12);
+	for (i = 0; i < m; i++)
+		CU_ASSERT_DOUBLE_EQUAL(t[i].pct, want[i], 1e-9);
+	CU_ASSERT_STRING_EQUAL(t[0].unit, "Retiring");
+	CU_ASSERT_STRING_EQUAL(t[5].unit, "Light Operations");
+	CU_ASSERT_STRING_EQUAL(t[11].unit, "Core Bound");
+	CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 1, t), 4);
+	/* perf's full_td(): fewer than two non-zero level-1 metrics, no breakdown */
+	fx.rows[1].value = fx.rows[2].value = fx.rows[3].value = 0;
+	CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 2, t), 0);
+	fx.rows[1].value = 200000;
+	fx.rows[2].value = 200000;
+	fx.rows[3].value = 300000;
+	fx.r.format = REPORT_CSV;
+	f = open_memstream(&out, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1);
+	fclose(f);
+	/* an empty line where text has the names, as perf 6.1 prints it */
+	CU_ASSERT_STRING_EQUAL(out, "\n12.5,12.5,18.8,56.2,\n");
+	free(out);
+}
+
 void register_report_tests(void)
 {
 	static const struct unit_test jq_tests[] = {
@@ -556,6 +598,7 @@ void register_report_tests(void)
 		{ "note: text only", test_note },
 		{ "multiplexed: (xx.xx%), <not counted>", test_multiplexed },
 		{ "events by code, long names, big counts", test_raw_names },
+		{ "--topdown: perf's metrics, metric-only CSV", test_topdown },
 	};
 	UNIT_ADD_SUITE("report", tests);
 	/* Without jq this would pass with no assertion: say it is skipped instead. */

@@ -13,9 +13,12 @@
 
 struct named_event {
 	const char *name;
-	int arch;		/* enum pmc_arch_event, or -1 for software */
-	uint32_t sw_id;
+	int arch;		/* enum pmc_arch_event, -1 for software, PSEUDO: code */
+	uint32_t sw_id;		/* software: its id; PSEUDO: umask << 8 | event */
 };
+
+#define PSEUDO	-2		/* event 0x00 pseudo-encodings (perf's names) */
+#define TD(umask)	PSEUDO, (umask) << 8
 
 /* perf's generic names first; aliases after. */
 static const struct named_event named_events[] = {
@@ -35,6 +38,17 @@ static const struct named_event named_events[] = {
 	{ "cs", -1, PMCDRV_SW_CONTEXT_SWITCHES },
 	{ "cpu-migrations", -1, PMCDRV_SW_CPU_MIGRATIONS },
 	{ "migrations", -1, PMCDRV_SW_CPU_MIGRATIONS },
+	/* fixed counter 3 only, as perf's slots; then PERF_METRICS's fields */
+	{ "topdown-slots", TD(0x04) },
+	{ "slots", TD(0x04) },
+	{ "topdown-retiring", TD(PMC_TD_UMASK_BASE + PMC_TD_RETIRING) },
+	{ "topdown-bad-spec", TD(PMC_TD_UMASK_BASE + PMC_TD_BAD_SPEC) },
+	{ "topdown-fe-bound", TD(PMC_TD_UMASK_BASE + PMC_TD_FE_BOUND) },
+	{ "topdown-be-bound", TD(PMC_TD_UMASK_BASE + PMC_TD_BE_BOUND) },
+	{ "topdown-heavy-ops", TD(PMC_TD_UMASK_BASE + PMC_TD_HEAVY_OPS) },
+	{ "topdown-br-mispredict", TD(PMC_TD_UMASK_BASE + PMC_TD_BR_MISPREDICT) },
+	{ "topdown-fetch-lat", TD(PMC_TD_UMASK_BASE + PMC_TD_FETCH_LAT) },
+	{ "topdown-mem-bound", TD(PMC_TD_UMASK_BASE + PMC_TD_MEM_BOUND) },
 };
 
 /* perf raw config bits that map onto fields; the rest may not be given. */
@@ -299,7 +313,7 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 
 		if (strlen(ne->name) != body_len || strncmp(ne->name, t, body_len))
 			continue;
-		if (ne->arch < 0) {
+		if (ne->arch == -1) {
 			if (mode)
 				return pmc_error(-EINVAL, err, errlen,
 						 "'%s': :u/:k apply to hardware events; %s counts the task in both modes",
@@ -309,8 +323,13 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 			return 0;
 		}
 		ev->type = PMCDRV_EVENT_HW;
-		ev->event = pmc_arch_events[ne->arch].event;
-		ev->umask = pmc_arch_events[ne->arch].umask;
+		if (ne->arch == PSEUDO) {
+			ev->event = ne->sw_id & 0xff;
+			ev->umask = ne->sw_id >> 8;
+		} else {
+			ev->event = pmc_arch_events[ne->arch].event;
+			ev->umask = pmc_arch_events[ne->arch].umask;
+		}
 		goto done;
 	}
 
@@ -505,7 +524,11 @@ const char *pmc_event_known_name(const struct pmcdrv_event *ev)
 	for (i = 0; i < ARRAY_SIZE(named_events); i++) {
 		const struct named_event *ne = &named_events[i];
 
-		if (ne->arch < 0) {
+		if (ne->arch == PSEUDO) {
+			if (ev->type == PMCDRV_EVENT_HW && !ev->cmask &&
+			    ev->event == (ne->sw_id & 0xff) && ev->umask == ne->sw_id >> 8)
+				return ne->name;
+		} else if (ne->arch < 0) {
 			if (ev->type == PMCDRV_EVENT_SW && ev->sw_id == ne->sw_id)
 				return ne->name;
 		} else if (ev->type == PMCDRV_EVENT_HW && !ev->cmask &&

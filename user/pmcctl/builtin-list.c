@@ -93,6 +93,16 @@ static bool arch_avail(const struct pmcdrv_info *info, unsigned int i)
 	       (info->events_avail & (1U << i));
 }
 
+/* The code its name stands for: topdown-slots is perf's slots, 0x0400 (fixed counter 3 only). */
+static unsigned int list_code(unsigned int i)
+{
+	const struct pmc_arch_event_desc *d = &pmc_arch_events[i];
+
+	if (i == PMC_ARCH_TOPDOWN_SLOTS)
+		return (PMC_TD_SLOTS_FIXED + 1) << 8 | PMC_EVENT_FIXED_PSEUDO;
+	return (unsigned int)d->umask << 8 | d->event;
+}
+
 static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 {
 	const char *pmu, *pmu_desc;
@@ -119,14 +129,17 @@ static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 		if (!has_word(d->name, c->word))
 			continue;
 		fx = d->fixed;
-		if (d->event == PMC_EVENT_FIXED_PSEUDO)
+		/* The name is perf's slots: fixed counter 3 only (0x01a4 is a GP event) */
+		if (i == PMC_ARCH_TOPDOWN_SLOTS)
+			snprintf(counters, sizeof(counters), "fixed %d only", fx);
+		else if (d->event == PMC_EVENT_FIXED_PSEUDO)
 			snprintf(counters, sizeof(counters), "fixed %d only", fx);
 		else if (fx >= 0 && (info->avail_mask >> (PMC_GLOBAL_FIXED_SHIFT + fx)) & 1)
 			snprintf(counters, sizeof(counters), "fixed %d, GP 0-%u", fx,
 				 info->num_gp ? info->num_gp - 1 : 0);
 		else
 			snprintf(counters, sizeof(counters), "GP 0-%u", info->num_gp ? info->num_gp - 1 : 0);
-		printf("  %-16s 0x%02x%02x   %-22s %s\n", d->name, d->umask, d->event,
+		printf("  %-16s 0x%04x   %-22s %s\n", d->name, list_code(i),
 		       info->num_gp ? counters : "-", arch_avail(info, i) ? "available" : "unavailable");
 	}
 	if (nsw)
@@ -172,7 +185,7 @@ static void list_json(const struct pmcdrv_info *info, struct list_ctx *c)
 			continue;
 		printf("%s\n  {\"name\":", n++ ? "," : "");
 		json_string(stdout, d->name);
-		printf(",\"code\":\"0x%02x%02x\",\"available\":%s}", d->umask, d->event,
+		printf(",\"code\":\"0x%04x\",\"available\":%s}", list_code(i),
 		       arch_avail(info, i) ? "true" : "false");
 	}
 	printf("],\n\"software\":[");

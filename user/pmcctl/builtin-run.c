@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "libpmc.h"
+#include "output.h"
 #include "pmcctl.h"
 #include "regions.h"
 #include "report.h"
@@ -53,6 +54,14 @@ static void run_usage(FILE *f)
 	      "  -f, --force          MSR path: use counters someone else has enabled (put back after)\n"
 	      "      --regions        CMD marks regions with libpmc (pmc_region_begin/end): hand it the\n"
 	      "                       session and print its table of regions after the counts\n"
+	      "      --topdown        top-down analysis as perf stat --topdown: count slots and the\n"
+	      "                       PMU's PERF_METRICS fields in one group and print the share of\n"
+	      "                       each (retiring, bad speculation, frontend and backend bound; at\n"
+	      "                       level 2 also heavy/light operations, branch mispredict/machine\n"
+	      "                       clears, fetch latency/bandwidth, memory/core bound); needs\n"
+	      "                       PERF_METRICS (Ice Lake and later cores)\n"
+	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest, as perf)\n"
+	      "      --all-user       count every hardware event in user mode only (perf's --all-user)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
@@ -122,7 +131,10 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 				(double)last->times[i].time_enabled,
 				(double)last->times[i].time_running);
 	}
-	report_print(f, &r, rows, o->c.events.n);
+	if (o->topdown)
+		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level);
+	else
+		report_print(f, &r, rows, o->c.events.n);
 }
 
 /*
@@ -208,6 +220,48 @@ static int regions_add(struct region_table *t, struct run_result *res)
 	return ret;
 }
 
+/*
+ * --regions --topdown: each region's top-down breakdown (as perf stat
+ * --topdown's metrics) after the table: text "region NAME: xx.x% Retiring,
+ * ..."; CSV "region-topdown" SEP NAME SEP value SEP metric, one line a
+ * metric; JSON one object a region with its "topdown" list.
+ */
+static void regions_topdown_print(FILE *f, const struct report *r, const struct pmc_evlist *ev,
+				  const struct region_table *t, unsigned int level)
+{
+	struct report_row rows[PMCDRV_MAX_EVENTS];
+	struct td_value v[16];
+	unsigned int i, j;
+	int m, k;
+
+	for (i = 0; i < t->n; i++) {
+		for (j = 0; j < t->nr_events && j < ev->n; j++)
+			rows[j] = (struct report_row){ .ev = &ev->ev[j], .value = t->rows[i].values[j] };
+		m = report_topdown_metrics(rows, j, level, v);
+		if (r->format == REPORT_JSON) {
+			fputs("{\"region\": ", f);
+			json_string(f, t->rows[i].name);
+			fputs(", \"topdown\": [", f);
+		} else if (r->format == REPORT_TEXT) {
+			fprintf(f, "%sregion %s:", i ? "" : "\n", t->rows[i].name);
+		}
+		for (k = 0; k < m; k++) {
+			if (r->format == REPORT_JSON)
+				fprintf(f, "%s{\"metric-value\": %.6f, \"metric-unit\": \"%s\"}",
+					k ? ", " : "", v[k].pct, v[k].unit);
+			else if (r->format == REPORT_CSV)
+				fprintf(f, "region-topdown%s%s%s%.1f%s%s\n", r->sep, t->rows[i].name,
+					r->sep, v[k].pct, r->sep, v[k].unit);
+			else
+				fprintf(f, "%s %.1f%% %s", k ? "," : "", v[k].pct, v[k].unit);
+		}
+		if (r->format == REPORT_JSON)
+			fputs("]}\n", f);
+		else if (r->format == REPORT_TEXT)
+			fputs(m ? "\n" : " no top-down metrics (no slots counted)\n", f);
+	}
+}
+
 /* --regions: the table after the counts, or why there is none. */
 static void regions_print(FILE *f, const struct run_opts *o, const struct region_table *t)
 {
@@ -225,6 +279,8 @@ static void regions_print(FILE *f, const struct run_opts *o, const struct region
 	}
 	format_target(target, sizeof(target), o->argv);
 	region_report_print(f, &r, &o->c.events, t, t->runs);
+	if (o->topdown)
+		regions_topdown_print(f, &r, &o->c.events, t, o->td_level);
 }
 
 /* -p/-t: count the running tasks; *sig: the signal that ended the count, or 0. */
@@ -279,6 +335,15 @@ static int run(int argc, char **argv, int *status)
 	ex = choose_path(&o);
 	if (ex)
 		return ex;
+	if (!o.msr) {
+		ex = run_topdown_setup(&o, "run");
+		if (ex)
+			return ex;
+	} else if (o.topdown) {
+		fprintf(stderr, "pmcctl run: --topdown needs pmcdrv (PERF_METRICS is folded by the module "
+			"at every switch); load it (sudo insmod kmod/pmcdrv.ko)\n");
+		return -ENODEV;
+	}
 	if (o.msr) {
 		struct msr_opts mo = { .cpu = o.cpu, .device = o.msr_device, .force = o.force };
 

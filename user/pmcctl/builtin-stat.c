@@ -30,6 +30,8 @@ struct stat_opts {
 	long interval_ms;	/* -I; 0 without */
 	double duration;	/* -t seconds; 0 without */
 	char **argv;		/* CMD, or NULL */
+	bool topdown;		/* --topdown */
+	unsigned int td_level;	/* --td-level; 0: the PMU's deepest */
 };
 
 /* One counted CPU. */
@@ -65,6 +67,9 @@ static void stat_usage(FILE *f)
 	      "                       counters) by time enabled / time running, as perf stat (default)\n"
 	      "      --no-scale       print their raw counts instead\n"	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
 	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
+	      "      --topdown        top-down analysis of the CPUs, as perf stat -a --topdown (see\n"
+	      "                       'pmcctl run --help'); not with -A or -I\n"
+	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's when one is given (128+N if a signal N killed it); without CMD,\n"
@@ -82,6 +87,8 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "duration", required_argument, NULL, 't' },
+		{ "topdown", no_argument, NULL, 0x400 },
+		{ "td-level", required_argument, NULL, 0x401 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,6 +138,16 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 				return -EINVAL;
 			}
 			break;
+		case 0x400:	/* --topdown */
+			o->topdown = true;
+			break;
+		case 0x401:	/* --td-level */
+			if (!parse_long(optarg, 1, 2, &n)) {
+				fprintf(stderr, "pmcctl stat: --td-level '%s': give 1 or 2\n", optarg);
+				return -EINVAL;
+			}
+			o->td_level = (unsigned int)n;
+			break;
 		case 'h':
 			stat_usage(stdout);
 			o->c.help = true;
@@ -143,6 +160,15 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 	ex = count_opts_check(&o->c, "stat");
 	if (ex)
 		return ex;
+	if (o->td_level && !o->topdown) {
+		fprintf(stderr, "pmcctl stat: --td-level goes with --topdown\n");
+		return -EINVAL;
+	}
+	if (o->topdown && (o->per_cpu || o->interval_ms)) {
+		fprintf(stderr, "pmcctl stat: --topdown prints the CPUs' sum once; with -A or -I it is "
+			"not implemented\n");
+		return -EINVAL;
+	}
 	if (!o->all && !o->cpus_given) {
 		fprintf(stderr, "pmcctl stat: say which CPUs: -a (all) or -C LIST; "
 			"to count a command's own tasks use 'pmcctl run'\n");
@@ -386,7 +412,10 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 			count_row_times(&rows[k++], mux, ena_sum, run_sum);
 		}
 	}
-	report_print(f, &r, rows, nrows);
+	if (o->topdown)
+		report_print_topdown(f, &r, rows, nrows, o->td_level);
+	else
+		report_print(f, &r, rows, nrows);
 	fflush(f);
 	free(rows);
 }
@@ -583,6 +612,11 @@ static int stat_cpus(int argc, char **argv, int *code)
 	ex = parse_stat_opts(argc, argv, &o);
 	if (ex || o.c.help)
 		return ex;
+	if (o.topdown) {
+		ex = count_topdown_setup(&o.c, &o.td_level, "stat");
+		if (ex)
+			return ex;
+	}
 	/* Per-task events the user gave are refused before the module is asked; defaults are filtered. */
 	defaults = !o.c.events.n;
 	if (!defaults) {

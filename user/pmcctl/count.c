@@ -190,3 +190,52 @@ int task_session_open(const struct run_opts *o, struct pmc_session **out)
 	*out = s;
 	return 0;
 }
+
+int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *cmd)
+{
+	static const char *const l1 = "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
+				      "topdown-be-bound";
+	static const char *const l2 = ",topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,"
+				      "topdown-mem-bound";
+	struct pmc_arch_perfmon pm;
+	struct pmcdrv_info info;
+	struct pmc_session *s;
+	char list[512], err[512];
+	unsigned int max;
+	int ret;
+
+	ret = pmc_session_open(co->device, &s);
+	if (ret)
+		return device_error(cmd, co->device, ret);
+	ret = pmc_session_info(s, &info);
+	pmc_session_close(s);
+	if (ret) {
+		fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-ret));
+		return -EIO;
+	}
+	pmc_perfmon_from_info(&info, &pm);
+	if (!pm.td_metrics) {
+		fprintf(stderr, "pmcctl %s: --topdown needs IA32_PERF_METRICS (PERF_CAPABILITIES bit 15 "
+			"and fixed counter 3: Ice Lake and later cores), which this CPU (family %u model "
+			"0x%x, perfmon v%u%s) lacks; computing the level-1 metrics from general-purpose "
+			"events, as perf's metric files do for older models, is not implemented\n",
+			cmd, info.family, info.model, info.perfmon_version,
+			(info.flags & PMCDRV_INFO_PDCM) ? "" : ", no PERF_CAPABILITIES");
+		return -ENODEV;
+	}
+	max = pm.td_metrics > PMC_TD_NR_LEVEL1 ? 2 : 1;
+	if (*level > max) {
+		fprintf(stderr, "pmcctl %s: --td-level %u: this PMU's PERF_METRICS has level 1 only "
+			"(as perf: \"The max level is %u\")\n", cmd, *level, max);
+		return -EINVAL;
+	}
+	if (!*level)
+		*level = max;	/* as perf stat --topdown */
+	/* perf adds the fields there are, also beyond the level printed */
+	snprintf(list, sizeof(list), "{%s%s}", l1, max > 1 ? l2 : "");
+	if (pmc_evlist_parse(&co->events, list, err, sizeof(err))) {
+		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -73,6 +73,12 @@ bool count_opt_owns(int c);
 int count_opt(struct count_opts *co, int c, const char *arg, const char *cmd);
 /* Once parsed: do the shared options agree? */
 int count_opts_check(const struct count_opts *co, const char *cmd);
+/*
+ * --topdown: add slots and the PMU's PERF_METRICS fields (one group) to
+ * co's events; *level: 0 asks for the PMU's deepest, set to it; more than
+ * the PMU has, or no PERF_METRICS, is explained and refused.
+ */
+int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *cmd);
 /* The report format -x and -j ask for. */
 enum report_format count_format(const struct count_opts *co);
 /* Where the counts go: -o FILE or standard error; NULL after saying why not. */

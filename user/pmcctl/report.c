@@ -22,6 +22,7 @@
 #define UNIT_LEN	4
 #define EVNAME_LEN	32
 #define METRIC_LEN	35
+#define TD_METRIC_LEN	20	/* perf's METRIC_ONLY_LEN (stat.h) */
 /* perf's print_noise_pct(): the spread, printed only when it is not 0. */
 #define NOISE_FMT	"  ( +-%6.2f%% )"
 
@@ -237,6 +238,8 @@ void report_interval_header(FILE *f, const struct report *r, bool per_cpu)
 			"#           time             counts unit events\n", f);
 }
 
+static void print_footer(FILE *f, const struct report *r);
+
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n)
 {
 	bool text = r->format == REPORT_TEXT;
@@ -261,9 +264,14 @@ void report_print(FILE *f, const struct report *r, const struct report_row *rows
 	}
 	if (!text || r->interval >= 0)
 		return;
+	print_footer(f, r);
+}
+
+/* perf's print_footer(), after the note. */
+static void print_footer(FILE *f, const struct report *r)
+{
 	if (r->note)
 		fprintf(f, "\n %s\n", r->note);
-	/* perf's print_footer(). */
 	fputc('\n', f);
 	if (r->runs > 1) {
 		/* The mean +- the standard deviation of the mean, and that relative to the mean. */
@@ -294,4 +302,98 @@ void report_read_warnings(const char *cmd, const struct pmcdrv_read *r)
 	if (r->flags & PMCDRV_READ_HW_FAULTS)
 		fprintf(stderr, "pmcctl %s: warning: %llu PMU register accesses faulted while these counters were programmed or read; the counts may be wrong (the kernel log names the register)\n",
 			cmd, (unsigned long long)r->hw_faults);
+}
+
+/*
+ * Top-down: perf stat --topdown's metrics (tools/perf/util/stat-shadow.c,
+ * Linux 6.1), each a share of the sum of the four level-1 metrics; a
+ * level-2 metric and its sibling (the parent minus it) after its parent's
+ * four.
+ */
+static const struct {
+	const char *event;	/* pmc_event_known_name() */
+	const char *unit;	/* perf's metric name */
+	int parent;		/* level 2: index of the level-1 parent here, else -1 */
+	const char *sibling;	/* level 2: perf's name for parent - this */
+} td_metrics[] = {
+	{ "topdown-retiring", "Retiring", -1, NULL },
+	{ "topdown-bad-spec", "Bad Speculation", -1, NULL },
+	{ "topdown-fe-bound", "Frontend Bound", -1, NULL },
+	{ "topdown-be-bound", "Backend Bound", -1, NULL },
+	{ "topdown-heavy-ops", "Heavy Operations", 0, "Light Operations" },
+	{ "topdown-br-mispredict", "Branch Mispredict", 1, "Machine Clears" },
+	{ "topdown-fetch-lat", "Fetch Latency", 2, "Fetch Bandwidth" },
+	{ "topdown-mem-bound", "Memory Bound", 3, "Core Bound" },
+};
+
+int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsigned int level,
+			   struct td_value *out)
+{
+	double v[ARRAY_SIZE(td_metrics)], sum = 0;
+	bool have[ARRAY_SIZE(td_metrics)] = { false };
+	unsigned int i, k, m = 0, nonzero = 0;
+	const char *name;
+
+	for (i = 0; i < n; i++) {
+		name = pmc_event_known_name(&rows[i].ev->ev);
+		for (k = 0; name && k < ARRAY_SIZE(td_metrics); k++) {
+			if (!strcmp(name, td_metrics[k].event)) {
+				v[k] = rows[i].value;
+				have[k] = true;
+			}
+		}
+	}
+	for (k = 0; k < 4; k++) {
+		if (!have[k])
+			return 0;
+		sum += v[k];
+		nonzero += v[k] > 0;
+	}
+	/* perf's full_td(): two of the four may be missing (zero) */
+	if (nonzero < 2 || !(sum > 0))
+		return 0;
+	for (k = 0; k < ARRAY_SIZE(td_metrics); k++) {
+		if (!have[k] || (td_metrics[k].parent >= 0 && level < 2))
+			continue;
+		out[m++] = (struct td_value){ td_metrics[k].unit, 100 * v[k] / sum };
+		if (td_metrics[k].sibling)
+			out[m++] = (struct td_value){ td_metrics[k].sibling,
+						      100 * (v[td_metrics[k].parent] - v[k]) / sum };
+	}
+	return (int)m;
+}
+
+void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
+			  unsigned int n, unsigned int level)
+{
+	struct td_value t[2 * ARRAY_SIZE(td_metrics)];
+	int m = report_topdown_metrics(rows, n, level, t), i, w;
+	char val[32];
+
+	if (r->format == REPORT_TEXT)
+		fprintf(f, "\n Performance counter stats for %s:\n\n", r->target);
+	/*
+	 * perf's metric-only layout: the names (perf 6.1 leaves that line
+	 * blank; CSV has none), then the values below them
+	 */
+	for (i = 0; r->format == REPORT_TEXT && i < m; i++) {
+		w = (int)strlen(t[i].unit) + 1 > TD_METRIC_LEN ? (int)strlen(t[i].unit) + 1 : TD_METRIC_LEN;
+		fprintf(f, "%s%*s ", i ? "" : " ", w, t[i].unit);
+	}
+	fputc('\n', f);
+	for (i = 0; i < m; i++) {
+		w = (int)strlen(t[i].unit) + 1 > TD_METRIC_LEN ? (int)strlen(t[i].unit) + 1 : TD_METRIC_LEN;
+		snprintf(val, sizeof(val), "%8.1f%%", t[i].pct);
+		if (r->format == REPORT_JSON)
+			fprintf(f, "{\"metric-value\": %.6f, \"metric-unit\": \"%s\"}\n", t[i].pct,
+				t[i].unit);
+		else if (r->format == REPORT_CSV)
+			fprintf(f, "%.1f%s", t[i].pct, r->sep);
+		else
+			fprintf(f, "%s%*s ", i ? "" : " ", w, val);
+	}
+	if (r->format != REPORT_JSON)
+		fputc('\n', f);
+	if (r->format == REPORT_TEXT)
+		print_footer(f, r);
 }

@@ -70,6 +70,27 @@ struct report {
  */
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n);
 
+/* A top-down metric as perf stat --topdown prints it: its name and percentage. */
+struct td_value {
+	const char *unit;
+	double pct;
+};
+
+/*
+ * The top-down metrics of @rows (topdown-* events, level 2 only when
+ * @level >= 2) in perf's order, into @out (room for 12); how many, 0 when
+ * the four level-1 metrics are not there or sum to 0.
+ */
+int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsigned int level,
+			   struct td_value *out);
+/*
+ * perf stat --topdown's output (its metric-only layout): text, a line of
+ * metric names and one of percentages; CSV (-x), the same with the
+ * separator; JSON, one object per metric.  Then the footer, as report_print().
+ */
+void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
+			  unsigned int n, unsigned int level);
+
 /* Text with -I: perf's column header, printed once before the first interval. */
 void report_interval_header(FILE *f, const struct report *r, bool per_cpu);
 

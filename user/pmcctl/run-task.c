@@ -27,7 +27,8 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		   void (*usage)(FILE *f))
 {
 	bool compare = strcmp(cmd, "run");
-	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION };
+	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION, OPT_TOPDOWN, OPT_TD_LEVEL,
+	       OPT_ALL_USER };
 	static const struct option opts[] = {
 		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -40,6 +41,9 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
+		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
+		{ "all-user", no_argument, NULL, OPT_ALL_USER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -115,6 +119,19 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 				return -EINVAL;
 			}
 			break;
+		case OPT_TOPDOWN:
+			o->topdown = true;
+			break;
+		case OPT_TD_LEVEL:
+			if (!parse_long(optarg, 1, 2, &n)) {
+				fprintf(stderr, "pmcctl %s: --td-level '%s': give 1 or 2\n", cmd, optarg);
+				return -EINVAL;
+			}
+			o->td_level = (unsigned int)n;
+			break;
+		case OPT_ALL_USER:
+			o->all_user = true;
+			break;
 		case 'h':
 			usage(stdout);
 			o->c.help = true;
@@ -130,6 +147,19 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	if (compare && msr_opt) {
 		fprintf(stderr, "pmcctl compare: --msr, --msr-device, -C and -f are options of 'pmcctl run'; "
 			"compare measures pmcdrv against perf_event\n");
+		return -EINVAL;
+	}
+	if (compare && (o->topdown || o->td_level || o->all_user)) {
+		fprintf(stderr, "pmcctl compare: --topdown, --td-level and --all-user are options of 'pmcctl run'\n");
+		return -EINVAL;
+	}
+	if (o->td_level && !o->topdown) {
+		fprintf(stderr, "pmcctl %s: --td-level goes with --topdown\n", cmd);
+		return -EINVAL;
+	}
+	if (o->topdown && msr_opt) {
+		fprintf(stderr, "pmcctl %s: --topdown needs pmcdrv (PERF_METRICS is folded by the module at "
+			"every switch); drop --msr, --msr-device, -C and -f\n", cmd);
 		return -EINVAL;
 	}
 	if (compare && o->regions) {
@@ -353,6 +383,25 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		res->regions = NULL;
 		fprintf(stderr, "pmcctl run: reading the counts: %s\n", strerror(-err));
 		return -EIO;
+	}
+	return 0;
+}
+
+int run_topdown_setup(struct run_opts *o, const char *cmd)
+{
+	unsigned int i;
+	int ret;
+
+	if (o->topdown) {
+		ret = count_topdown_setup(&o->c, &o->td_level, cmd);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; o->all_user && i < o->c.events.n; i++) {
+		struct pmcdrv_event *ev = &o->c.events.ev[i].ev;
+
+		if (ev->type == PMCDRV_EVENT_HW)
+			ev->flags = (ev->flags & ~PMCDRV_EVF_KERNEL) | PMCDRV_EVF_USER;
 	}
 	return 0;
 }

@@ -26,7 +26,19 @@ struct run_opts {
 	pid_t *ids;		/* the parsed list (malloc'd), nr_ids of them */
 	unsigned int nr_ids;
 	double duration;	/* --duration seconds; 0 without */
+	/* Top-down (run only): --topdown, --td-level N (0: the PMU's deepest), --all-user. */
+	bool topdown;
+	unsigned int td_level;
+	bool all_user;
 };
+
+/*
+ * --topdown: add the top-down events (slots and PERF_METRICS's fields, one
+ * group) to o's events, or say plainly why this PMU cannot; --all-user:
+ * every hardware event counts in user mode only.  After parsing, before
+ * the events are checked.
+ */
+int run_topdown_setup(struct run_opts *o, const char *cmd);
 
 /* One measured run. */
 struct run_result {
