@@ -51,23 +51,7 @@ static bool have_pmu;
 
 
 
-static int attach(int fd, pid_t pid, uint32_t flags)
-{
-	struct pmcdrv_attach a;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.pid = pid;
-	a.flags = flags;
-	return pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
-}
-
-static int read_session(int fd, struct pmcdrv_read *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
-	return pmcdev_io(fd, PMCDRV_IOC_READ, r);
-}
 
 /*
  * Become @uid/@gid (with @extra_gid as the only supplementary group, or
@@ -160,7 +144,7 @@ static void attach_and_kcmp(int fd, pid_t pid, int out)
 {
 	unsigned char r[2];
 
-	r[0] = (unsigned char)attach(fd, pid, 0);
+	r[0] = (unsigned char)pmcdev_attach(fd, pid, 0);
 	r[1] = (unsigned char)kcmp_errno(pid);
 	if (write(out, r, 2) != 2)
 		_exit(98);
@@ -272,7 +256,7 @@ static void check_attach_userns_root(void)
 		close(q[1]);
 		if (read(q[0], &ch, 1) != 1)
 			_exit(98);
-		r[0] = (unsigned char)attach(fd, t, 0);
+		r[0] = (unsigned char)pmcdev_attach(fd, t, 0);
 		r[1] = (unsigned char)kcmp_errno(t);
 		kill(t, SIGKILL);
 		wait_status(t);
@@ -335,14 +319,14 @@ static int exec_counted(const char *path, uint32_t flags, unsigned int ms, struc
 			_exit(97);
 		}
 		close(p[0]);
-		e = attach(fd, t, flags);
+		e = pmcdev_attach(fd, t, flags);
 		if (write(p[1], "g", 1) != 1)
 			_exit(98);
 		close(p[1]);
 		wait_status(t);
 		memset(&r, 0, sizeof(r));
 		if (!e)
-			e = read_session(fd, &r);
+			e = pmcdev_read(fd, &r);
 		r.reserved[0] = (uint64_t)e;	/* carry the errno back */
 		if (write(q[1], &r, sizeof(r)) != sizeof(r))
 			_exit(98);

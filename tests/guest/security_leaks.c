@@ -212,23 +212,7 @@ static int set_paranoid(int v)
 	return write_file("/proc/sys/kernel/perf_event_paranoid", buf);
 }
 
-static int attach(int fd, pid_t pid, uint32_t flags)
-{
-	struct pmcdrv_attach a;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.pid = pid;
-	a.flags = flags;
-	return pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
-}
-
-static int read_session(int fd, struct pmcdrv_read *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
-	return pmcdev_io(fd, PMCDRV_IOC_READ, r);
-}
 
 /* CONFIG of instructions:u (plus task-clock with @clock); @flags: PMCDRV_CONFIG_*. */
 static struct pmcdrv_config hw_config(uint32_t flags, uint32_t evf, bool clock)
@@ -423,7 +407,7 @@ static void stopped_reader(int fd, uint32_t attach_flags, bool disable, struct v
 
 	pin(V_CPU);
 	STEP(r, pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c), "CONFIG");
-	STEP(r, attach(fd, 0, attach_flags), "ATTACH");
+	STEP(r, pmcdev_attach(fd, 0, attach_flags), "ATTACH");
 	if (disable)
 		STEP(r, pmcdev_io(fd, PMCDRV_IOC_DISABLE, NULL), "DISABLE");
 	p = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, PMCDRV_SELF_MMAP_OFFSET);
@@ -573,7 +557,7 @@ static void test_dofork(void)
 		become(NOBODY, NOBODY);
 		pin(V_CPU);
 		STEP(&r, pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c), "CONFIG");
-		STEP(&r, attach(fd, 0, 0), "ATTACH");
+		STEP(&r, pmcdev_attach(fd, 0, 0), "ATTACH");
 		m = mmap(NULL, page_size, PROT_READ, MAP_SHARED, fd, PMCDRV_SELF_MMAP_OFFSET);
 		STEP(&r, m == MAP_FAILED ? errno : 0, "mmap of the page");
 		r.madvise_err = madvise(m, page_size, MADV_DOFORK) ? errno : -1;
@@ -724,7 +708,7 @@ static void test_fork_munmap(void)
 		k.leaks = lk[1];
 		become(NOBODY, NOBODY);
 		pin(ncpus > 1 ? 1 : 0);
-		if (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &cfg) || attach(fd, 0, 0)) {
+		if (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &cfg) || pmcdev_attach(fd, 0, 0)) {
 			k.counts[3] = -1;
 			_exit(put(p[1], &k, sizeof(k)) ? 0 : 1);
 		}
@@ -796,7 +780,7 @@ static void h1_p_main(struct h1 *h, int fd1)
 	char c;
 
 	pin(V_CPU);
-	v = attach(fd1, 0, 0);
+	v = pmcdev_attach(fd1, 0, 0);
 	for (i = 0; !v && i < h->want_dummies; i++) {
 		struct perf_event_attr a = {
 			.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
@@ -861,7 +845,7 @@ static void h1_p_main(struct h1 *h, int fd1)
 			v = wait_status(child);
 			break;
 		case 'r':
-			v = read_session(fd1, &r);
+			v = pmcdev_read(fd1, &r);
 			r.reserved[0] = (uint64_t)v;
 			if (!put(h->from_p[1], &r, sizeof(r)))
 				_exit(1);
@@ -952,12 +936,12 @@ static void h1_b_main(int fd2, int in, int out, bool clock_only)
 		_exit(1);
 	t0 = now_ms();
 	do {
-		e = attach(fd2, target, 0);
+		e = pmcdev_attach(fd2, target, 0);
 		n++;
 	} while (e == ESRCH && ((n & 63) || now_ms() - t0 < 2000));
 	if (!put(out, &e, sizeof(e)) || !get(in, &ch, 1))
 		_exit(1);
-	e = read_session(fd2, &r);
+	e = pmcdev_read(fd2, &r);
 	r.reserved[0] = (uint64_t)e;
 	_exit(put(out, &r, sizeof(r)) ? 0 : 1);
 }
@@ -1210,7 +1194,7 @@ static void attach_exit_loop(int fd, int *r)
 
 	pin(V_CPU);
 	k.flags = PMCDRV_CONFIG_NO_INHERIT;	/* its children are not tracked by it */
-	if (keep < 0 || pmcdev_io(keep, PMCDRV_IOC_CONFIG, &k) || attach(keep, 0, 0))
+	if (keep < 0 || pmcdev_io(keep, PMCDRV_IOC_CONFIG, &k) || pmcdev_attach(keep, 0, 0))
 		_exit(1);
 	while (now_ms() - t0 < 2000) {
 		if (fd < 0) {
@@ -1226,7 +1210,7 @@ static void attach_exit_loop(int fd, int *r)
 		if (child < 0)
 			break;
 		spin(delay);
-		e = attach(fd, child, 0);
+		e = pmcdev_attach(fd, child, 0);
 		wait_status(child);
 		if (e == 0 && delay < 100000000)
 			delay *= 2;
@@ -1313,7 +1297,7 @@ static int deputy(int paranoid, const struct pmcdrv_config *c, int *config_err)
 	if (pid == 0) {
 		close(p[0]);
 		become(NOBODY, NOBODY);
-		e = attach(fd, 0, 0);
+		e = pmcdev_attach(fd, 0, 0);
 		_exit(put(p[1], &e, sizeof(e)) ? 0 : 1);
 	}
 	close(fd);

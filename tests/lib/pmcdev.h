@@ -33,6 +33,26 @@ static inline int pmcdev_io(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
 }
 
+/* ATTACH @fd to @pid (0: the caller) with @flags: 0, or the errno. */
+static inline int pmcdev_attach(int fd, pid_t pid, __u32 flags)
+{
+	struct pmcdrv_attach a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.pid = pid;
+	a.flags = flags;
+	return pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
+}
+
+/* READ @fd's session into @r: 0, or the errno. */
+static inline int pmcdev_read(int fd, struct pmcdrv_read *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	return pmcdev_io(fd, PMCDRV_IOC_READ, r);
+}
+
 /* A valid CONFIG of one software event, task-clock. */
 static inline struct pmcdrv_config pmcdev_task_clock_config(void)
 {
