@@ -54,14 +54,23 @@ if have_pmu; then
 	pmcctl run -e instructions:u -- true 2>/dev/null
 	expect_eq "run: exit 0 with hardware events" "$?" 0
 	# A PMU register access that faulted is reported (READ's HW_FAULTS): the
-	# module treats its next MSR write as faulted (the session's first counter
-	# write, when no other session holds the PMU).
+	# module treats its next MSR write as faulted.  So that the next one is the
+	# counted session's own (at its start: GLOBAL_CTRL at least), a session
+	# that sleeps holds the PMU and the probes meanwhile, and every CPU has had
+	# the scrubs of its first switches under that claim (hw.c, perf's dirty
+	# counters) before the fault is armed; nothing else of pmcdrv's writes then.
+	pmcctl run -e instructions:u -- sleep 5 2>/dev/null &
+	holder=$!
+	for i in $(seq 100); do pgrep -x sleep >/dev/null && break; sleep 0.05; done
+	for c in $(seq 0 $(($(nproc) - 1))); do taskset -c "$c" true; taskset -c "$c" true; done
 	echo 1 >/sys/module/pmcdrv/parameters/inject_msr_faults
 	pmcctl run -e instructions:u -- true 2>/tmp/err
 	expect_eq "run with a faulted MSR write: still exit 0" "$?" 0
 	check "run with a faulted MSR write: warns that the counts may be wrong" \
 		grep -q 'warning: 1 PMU register accesses faulted while these counters were programmed or read; the counts may be wrong' /tmp/err
 	echo 0 >/sys/module/pmcdrv/parameters/inject_msr_faults
+	pkill -x sleep
+	wait "$holder" 2>/dev/null
 	pmcctl run -e instructions:u -- true 2>/tmp/err
 	check "run without a fault: no such warning" bash -c '! grep -q faulted /tmp/err'
 fi
