@@ -59,9 +59,9 @@ if have_pmu; then
 	# that sleeps holds the PMU and the probes meanwhile, and every CPU has had
 	# the scrubs of its first switches under that claim (hw.c, perf's dirty
 	# counters) before the fault is armed; nothing else of pmcdrv's writes then.
-	pmcctl run -e instructions:u -- sleep 5 2>/dev/null &
+	pmcctl run -e instructions:u -- sleep 60 2>/dev/null &
 	holder=$!
-	for i in $(seq 100); do pgrep -x -P "$holder" sleep >/dev/null && break; sleep 0.05; done
+	for i in $(seq 400); do pgrep -x -P "$holder" sleep >/dev/null && break; sleep 0.05; done
 	for c in $(seq 0 $(($(nproc) - 1))); do taskset -c "$c" true; taskset -c "$c" true; done
 	echo 1 >/sys/module/pmcdrv/parameters/inject_msr_faults
 	pmcctl run -e instructions:u -- true 2>/tmp/err
