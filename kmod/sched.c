@@ -445,6 +445,20 @@ static bool pmcd_retire_current(struct pmcd_task_ctx *ctx, bool *mark)
 	return untracked;
 }
 
+/*
+ * The current task @p stops being counted, at its exit or its setuid exec
+ * (@secure_exec: mark the sessions SECURE_EXEC): every context it has goes
+ * (one at most: pmcd_track_child_locked()).  IRQs off, RCU read side.
+ */
+static void pmcd_retire_task(struct task_struct *p, bool secure_exec)
+{
+	struct pmcd_task_ctx *ctx;
+
+	while ((ctx = pmcd_lookup(p)) &&
+	       pmcd_retire_current(ctx, secure_exec ? &ctx->sess->secure_exec : NULL))
+		pmcd_ctx_free_later(ctx);
+}
+
 static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			    struct linux_binprm *bprm)
 {
@@ -463,14 +477,8 @@ static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		 * binaries" (perf_event_exit_task() when the new mm is not
 		 * SUID_DUMP_USER).  Keep what was counted before the exec,
 		 * count neither the new image nor its future children.
-		 * Every context of the task (there is one: see
-		 * pmcd_track_child_locked()).
 		 */
-		do {
-			if (!pmcd_retire_current(ctx, &ctx->sess->secure_exec))
-				break;
-			pmcd_ctx_free_later(ctx);
-		} while ((ctx = pmcd_lookup(p)));
+		pmcd_retire_task(p, true);
 	} else if (ctx && ctx->armed_exec) {
 		ctx->armed_exec = false;
 		pc = this_cpu_ptr(&pmcd_cpus);
@@ -481,16 +489,13 @@ static void pmcd_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	local_irq_restore(flags);
 }
 
-/* Every context of the exiting task goes (there is one at most, as at exec). */
 static void pmcd_probe_exit(void *data, struct task_struct *p)
 {
-	struct pmcd_task_ctx *ctx;
 	unsigned long flags;
 
 	local_irq_save(flags);
 	rcu_read_lock();
-	while ((ctx = pmcd_lookup(p)) && pmcd_retire_current(ctx, NULL))
-		pmcd_ctx_free_later(ctx);
+	pmcd_retire_task(p, false);
 	rcu_read_unlock();
 	local_irq_restore(flags);
 }
