@@ -27,7 +27,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 total_p=0 total_f=0 total_s=0
-summary=()
+summary=() failures=()
 
 # count NAME RC SECONDS OUTPUT: add up a finished stage's closing counts.
 count() {
@@ -48,6 +48,16 @@ count() {
 	total_s=$((total_s + ${s:-0}))
 	# Each stage's wall-clock seconds, to see where CI's 90 minutes go.
 	summary+=("$(printf '%-12s %4d passed, %d failed%s (%d s)' "$name" "$p" "$f" "${s:+, $s skipped}" "$secs")")
+	# What failed, again at the end of the log, where a CI page that shows
+	# only the tail still shows it: the stage's FAIL lines, or its last lines
+	# when it printed none (a timeout, a crash, a hung guest).
+	[ "$f" = 0 ] && return
+	failures+=("---- $name (exit $rc):")
+	if grep -q '^FAIL' "$out"; then
+		mapfile -t -O "${#failures[@]}" failures < <(grep '^FAIL' "$out" | head -n 20)
+	else
+		mapfile -t -O "${#failures[@]}" failures < <(tail -n 50 "$out")
+	fi
 }
 
 # stage NAME COMMAND...: run, stream its output, add up its closing counts.
@@ -221,6 +231,10 @@ drain
 echo "==== summary"
 printf '%s\n' "${summary[@]}"
 [ "$total_s" != 0 ] && echo "($total_s tests skipped: their SKIP lines above say why)"
+if [ "${#failures[@]}" != 0 ]; then
+	echo "==== what failed"
+	printf '%s\n' "${failures[@]}"
+fi
 echo "make check took $SECONDS s"
 echo "$total_p passed, $total_f failed"
 [ "$total_f" = 0 ]
