@@ -61,7 +61,9 @@ if have_pmu; then
 	# counters) before the fault is armed; nothing else of pmcdrv's writes then.
 	pmcctl run -e instructions:u -- sleep 60 2>/dev/null &
 	holder=$!
-	for i in $(seq 400); do pgrep -x -P "$holder" sleep >/dev/null && break; sleep 0.05; done
+	held=
+	for i in $(seq 400); do held=$(child_of "$holder" sleep) && break; sleep 0.05; done
+	check "the PMU-holding session's sleep runs" test -n "$held"
 	for c in $(seq 0 $(($(nproc) - 1))); do taskset -c "$c" true; taskset -c "$c" true; done
 	echo 1 >/sys/module/pmcdrv/parameters/inject_msr_faults
 	pmcctl run -e instructions:u -- true 2>/tmp/err
@@ -69,7 +71,7 @@ if have_pmu; then
 	check "run with a faulted MSR write: warns that the counts may be wrong" \
 		grep -q 'warning: 1 PMU register accesses faulted while these counters were programmed or read; the counts may be wrong' /tmp/err
 	echo 0 >/sys/module/pmcdrv/parameters/inject_msr_faults
-	pkill -x -P "$holder" sleep
+	[ -n "$held" ] && kill "$held"
 	wait "$holder" 2>/dev/null
 	pmcctl run -e instructions:u -- true 2>/tmp/err
 	check "run without a fault: no such warning" bash -c '! grep -q faulted /tmp/err'

@@ -15,6 +15,16 @@ expect_eq() {
 	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', want '$3'"; fi
 }
 module_loaded() { grep -q '^pmcdrv ' /proc/modules; }
+# child_of PARENT COMM: the pid of PARENT's child named COMM, if any (the
+# guest's busybox has no pgrep).
+child_of() {
+	local d
+	for d in /proc/[0-9]*; do
+		[ "$(cat "$d/comm" 2>/dev/null)" = "$2" ] || continue
+		[ "$(awk '$1 == "PPid:" { print $2 }' "$d/status" 2>/dev/null)" = "$1" ] && echo "${d#/proc/}" && return 0
+	done
+	return 1
+}
 # Does this guest have the emulated PMU (per CPUID, as user space sees it)?
 have_pmu() { [ "$(pmcctl info --json | jq -r .perfmon.available)" = true ]; }
 
