@@ -371,6 +371,16 @@ static u64 pmcd_rd_ctr(u32 idx)
 
 	if (idx >= PMC_TD_IDX_BASE)	/* folded by pmcd_hw_td_fold() */
 		return this_cpu_ptr(&pmcd_hw_cpus)->td_val[idx - PMC_TD_IDX_BASE];
+	/*
+	 * RDPMC of a counter the PMU does not have raises #GP, in the kernel
+	 * an oops: a counter outside the claim's CPUID-derived mask is not
+	 * read but counted as a faulted access.  No session is given one; a
+	 * test bit here keeps a bug from becoming a crash.
+	 */
+	if (unlikely(idx >= 64 || !(pmcd_hw_all & BIT_ULL(idx)))) {
+		pmcd_fault();
+		return 0;
+	}
 	pmcd_rdpmc(pmcd_hw_rdpmc_ecx(idx), val);
 	return val;
 }
