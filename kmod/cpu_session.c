@@ -50,6 +50,8 @@ int pmcd_cpu_attach(struct pmcd_session *s, unsigned int cpu)
 	int err;
 
 	mutex_lock(&pmcd_global_lock);
+	/* Probes that linger after the last task session would stop its counters. */
+	pmcd_probes_idle_now();
 	cpus_read_lock();
 	err = -ENXIO;
 	if (!cpu_online(cpu))

@@ -144,6 +144,7 @@ static inline void pmcd_session_put(struct pmcd_session *s)
 struct pmcd_task_ctx *pmcd_lookup(struct task_struct *t);
 void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct task_struct *t);
 bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx);
+bool pmcd_session_task_cpus(struct pmcd_session *s, struct cpumask *mask);
 
 /* sched.c: probes, per-CPU counting and folding */
 int pmcd_sched_init(const struct pmcd_hw_caps *caps);
@@ -152,6 +153,8 @@ void pmcd_ctx_free(struct pmcd_task_ctx *ctx);
 void pmcd_ctx_free_later(struct pmcd_task_ctx *ctx);
 int pmcd_probes_get(void);
 void pmcd_probes_put(void);
+void pmcd_probes_idle_now(void);
+unsigned long pmcd_probes_registrations(void);
 void pmcd_fold_arm(void);
 void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub);
 void pmcd_cpu_restart(struct pmcd_cpu *pc);
@@ -165,6 +168,7 @@ void pmcd_ipi_start(void *info);
  */
 void pmcd_session_fold(struct pmcd_session *s);
 void pmcd_session_stop(struct pmcd_session *s);
+void pmcd_session_stop_on(struct pmcd_session *s, const struct cpumask *mask);
 
 /* cpu_session.c */
 int pmcd_cpu_sessions_init(void);

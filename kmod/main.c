@@ -18,6 +18,7 @@
 #include <linux/pmcdrv.h>
 
 #include "hw.h"
+#include "internal.h"
 #include "session.h"
 
 static ushort devmode = 0600;
@@ -84,7 +85,7 @@ static long pmcd_ioctl_info(void __user *uarg)
 	usize = pmcd_copy_struct_in(&info, sizeof(info), PMCDRV_INFO_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
-	/* hw_faults is output only: not checked, as the other out fields. */
+	/* hw_faults and probe_registrations are output only: not checked. */
 	if (info.reserved0 || memchr_inv(info.reserved, 0, sizeof(info.reserved)))
 		return -EINVAL;
 
@@ -104,6 +105,7 @@ static long pmcd_ioctl_info(void __user *uarg)
 	info.hw_faults = atomic64_read(&pmcd_hw_faults);
 	if (info.hw_faults)
 		info.flags |= PMCDRV_INFO_HW_FAULTS;
+	info.probe_registrations = pmcd_probes_registrations();
 	return pmcd_copy_struct_out(uarg, &info, sizeof(info), usize);
 }
 

@@ -559,7 +559,59 @@ void pmcd_fold_arm(void)
 		schedule_delayed_work(&pmcd_fold_work, pmcd_fold_period);
 }
 
-/* Register the probes for the first attached session. */
+/*
+ * The probes stay registered for PMCD_PROBES_LINGER after the last attached
+ * task session closes, as perf_events delays turning its sched_in/out
+ * static key off (perf_sched_delayed() in kernel/events/core.c, Linux 6.1:
+ * HZ).  Each registration and unregistration patches kernel text on every
+ * CPU (the tracepoints' static keys: text_poke_bp() and its sync IPIs) and
+ * waits for a grace period, so a loop of open, ATTACH and close patched
+ * text twice an iteration; now at most once a second.  Lingering probes
+ * find no tracked task and nothing of pmcdrv's running: they only look up
+ * @next.  A CPU session cannot share the CPUs with them (the switch probe
+ * would stop its counters), so it unregisters them first
+ * (pmcd_probes_idle_now()).
+ */
+#define PMCD_PROBES_LINGER	HZ
+static bool pmcd_probes_registered;	/* under pmcd_global_lock */
+static unsigned long pmcd_probe_registrations;	/* each a text patch; INFO's figure */
+static void pmcd_probes_idle_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pmcd_probes_idle_work, pmcd_probes_idle_fn);
+
+static void pmcd_probes_unregister_locked(void)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&pmcd_global_lock);
+	if (!pmcd_probes_registered)
+		return;
+	for (i = ARRAY_SIZE(pmcd_probes); i--;)
+		tracepoint_probe_unregister(pmcd_tps[i], pmcd_probes[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+	pmcd_probes_registered = false;
+}
+
+/* No attached task session is left: unregister now.  Under pmcd_global_lock. */
+void pmcd_probes_idle_now(void)
+{
+	if (!pmcd_probe_users)
+		pmcd_probes_unregister_locked();
+}
+
+static void pmcd_probes_idle_fn(struct work_struct *work)
+{
+	mutex_lock(&pmcd_global_lock);
+	pmcd_probes_idle_now();
+	mutex_unlock(&pmcd_global_lock);
+}
+
+/* How often the probes were registered since the module loaded (INFO). */
+unsigned long pmcd_probes_registrations(void)
+{
+	return READ_ONCE(pmcd_probe_registrations);
+}
+
+/* Register the probes for the first attached session, unless they linger. */
 int pmcd_probes_get(void)
 {
 	unsigned int i;
@@ -573,11 +625,15 @@ int pmcd_probes_get(void)
 	if (pmcd_probe_users++)
 		goto out_unlock;
 	pmcd_fold_arm();
+	if (pmcd_probes_registered)
+		goto out_unlock;
 	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
 		err = tracepoint_probe_register(pmcd_tps[i], pmcd_probes[i].probe, NULL);
 		if (err)
 			goto err_unregister;
 	}
+	pmcd_probes_registered = true;
+	WRITE_ONCE(pmcd_probe_registrations, pmcd_probe_registrations + 1);
 	goto out_unlock;
 
 err_unregister:
@@ -592,14 +648,9 @@ out_unlock:
 
 void pmcd_probes_put(void)
 {
-	unsigned int i;
-
 	mutex_lock(&pmcd_global_lock);
-	if (!--pmcd_probe_users) {
-		for (i = ARRAY_SIZE(pmcd_probes); i--;)
-			tracepoint_probe_unregister(pmcd_tps[i], pmcd_probes[i].probe, NULL);
-		tracepoint_synchronize_unregister();
-	}
+	if (!--pmcd_probe_users)
+		mod_delayed_work(system_wq, &pmcd_probes_idle_work, PMCD_PROBES_LINGER);
 	mutex_unlock(&pmcd_global_lock);
 }
 
@@ -667,6 +718,14 @@ void pmcd_session_fold(struct pmcd_session *s)
 void pmcd_session_stop(struct pmcd_session *s)
 {
 	pmcd_session_on_cpus(s, PMCD_FOLD_STOP);
+}
+
+/* Stop a task session on the CPUs of @mask only (pmcd_session_task_cpus()). */
+void pmcd_session_stop_on(struct pmcd_session *s, const struct cpumask *mask)
+{
+	struct pmcd_ipi_arg a = { .s = s, .op = PMCD_FOLD_STOP };
+
+	on_each_cpu_mask(mask, pmcd_ipi_fold, &a, 1);
 }
 
 /* IPI: start the session on this CPU if its current task is tracked by it. */
@@ -751,6 +810,10 @@ void pmcd_sched_exit(void)
 	int cpu;
 
 	cancel_delayed_work_sync(&pmcd_fold_work);
+	cancel_delayed_work_sync(&pmcd_probes_idle_work);
+	mutex_lock(&pmcd_global_lock);
+	pmcd_probes_unregister_locked();
+	mutex_unlock(&pmcd_global_lock);
 	/* Each tick was cancelled where its session stopped: this only waits. */
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&pmcd_cpus, cpu)->mux_timer);

@@ -532,17 +532,41 @@ out_unlock:
 	return err;
 }
 
-/* ENABLE and DISABLE of an attached task session.  Called with s->lock held. */
+/*
+ * ENABLE and DISABLE of an attached task session.  Called with s->lock
+ * held.  The IPIs go where the session's tasks are, as perf's ENABLE goes
+ * to its task's CPU (event_function_call() in kernel/events/core.c), when
+ * it has few tasks (pmcd_session_task_cpus()); to every CPU otherwise, or
+ * without memory for the mask.  A task that switches in elsewhere reads
+ * @enabled there: written before the tasks' CPUs are read, with a barrier.
+ */
 static void pmcd_task_session_enable(struct pmcd_session *s)
 {
+	cpumask_var_t cpus;
+
 	WRITE_ONCE(s->enabled, true);
-	on_each_cpu(pmcd_ipi_start, s, 1);
+	smp_mb();	/* enabled, then the tasks' CPUs: pairs with __schedule()'s */
+	if (zalloc_cpumask_var(&cpus, GFP_KERNEL) && pmcd_session_task_cpus(s, cpus))
+		on_each_cpu_mask(cpus, pmcd_ipi_start, s, 1);
+	else
+		on_each_cpu(pmcd_ipi_start, s, 1);
+	free_cpumask_var(cpus);
 }
 
 static void pmcd_task_session_disable(struct pmcd_session *s)
 {
+	cpumask_var_t cpus;
+
 	WRITE_ONCE(s->enabled, false);
-	pmcd_session_stop(s);
+	smp_mb();	/* enabled, then the tasks' CPUs: pairs with __schedule()'s */
+	if (zalloc_cpumask_var(&cpus, GFP_KERNEL) && pmcd_session_task_cpus(s, cpus)) {
+		/* And wherever its counters are still loaded. */
+		cpumask_or(cpus, cpus, &s->loaded);
+		pmcd_session_stop_on(s, cpus);
+	} else {
+		pmcd_session_stop(s);
+	}
+	free_cpumask_var(cpus);
 }
 
 /* ENABLE or DISABLE of an attached session of either kind.  Called with s->lock held. */

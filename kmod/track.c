@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/hash.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -62,4 +63,32 @@ bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx)
 	list_del(&ctx->node);
 	ctx->sess->nr_tasks--;
 	return true;
+}
+
+/*
+ * The CPUs where @s's tasks are or last ran, into @mask, when it tracks at
+ * most PMCD_TASK_CPUS_MAX tasks (the walk is done with IRQs off); false
+ * when it tracks more, and then every CPU is the answer.  A task that moves
+ * to another CPU after this read switches in there after it, and reads the
+ * session's state then: the caller writes that state and issues smp_mb()
+ * before calling, and the switch has its own full barrier (__schedule():
+ * smp_mb__after_spinlock()) after the task was moved.
+ */
+#define PMCD_TASK_CPUS_MAX	64
+
+bool pmcd_session_task_cpus(struct pmcd_session *s, struct cpumask *mask)
+{
+	struct pmcd_task_ctx *ctx;
+	unsigned long flags;
+	bool fits;
+
+	cpumask_clear(mask);
+	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
+	fits = s->nr_tasks <= PMCD_TASK_CPUS_MAX;
+	if (fits) {
+		list_for_each_entry(ctx, &s->tasks, node)
+			__cpumask_set_cpu(task_cpu(ctx->task), mask);
+	}
+	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
+	return fits;
 }

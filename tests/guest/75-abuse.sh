@@ -3,7 +3,8 @@
 # inherited session, many sessions open at once, the session owner exiting
 # while its task runs, rmmod under load, load/unload cycles with sessions
 # churning, CPU hotplug while sessions count, the fork pool running dry, and
-# closing a session that tracks thousands of tasks.
+# closing a session that tracks thousands of tasks, and a loop of short
+# sessions (IPIs and probe registrations bounded).
 # Counts are exact where they are defined; after each part the kernel log has
 # no new splat.  Leaves the module loaded with default parameters.
 #   PMCDRV_ABUSE_FORKS     processes of the fork storm (default 10000, in waves of 5, 1 ms apart)
@@ -240,4 +241,16 @@ else
 fi
 
 reload_default
+
+# ---- session churn: what a loop of short sessions costs the other CPUs ------------
+# churn.c: $nchurn cycles of open, CONFIG, ATTACH, DISABLE, ENABLE, close; the
+# probes registered at most once a second, the IPIs within a per-cycle bound.
+nchurn=1000
+case $(uname -r) in *-pmcdrv-debug-*) nchurn=300 ;; esac
+sleep 1.5	# the probes of the parts above have gone (they linger 1 s)
+"$PWD/build/tests/churn" "$nchurn"
+refcnt_zero "churn"
+clean "churn"
+lap "churn"
+
 check "module loaded at the end" module_loaded

@@ -86,7 +86,14 @@ struct pmcdrv_info {
 	 * reserved[0]).  Not checked on input.
 	 */
 	__u64 hw_faults;
-	__u64 reserved[3];		/* must be zero */
+	/*
+	 * out: how often the module registered its scheduler probes since it
+	 * was loaded; each registration, and the unregistration after it,
+	 * patches kernel text on every CPU.  0 from a module older than the
+	 * field (it was reserved[0]).  Not checked on input.
+	 */
+	__u64 probe_registrations;
+	__u64 reserved[2];		/* must be zero */
 };
 
 #define PMCDRV_INFO_SIZE_VER0	144
