@@ -19,15 +19,21 @@
  *   when the probes were also registered and unregistered at every cycle
  *   (text patching's syncs).
  *
+ * Then DISABLE and ENABLE of a session whose task spins on another CPU:
+ * they stop and start it there, through the IPI to that CPU alone.
+ *
  * usage: churn [CYCLES]  (default 1000)
  */
 #include <errno.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "check.h"
 #include "pmcdev.h"
@@ -107,6 +113,76 @@ static int cycle(const struct pmcdrv_config *c, const char **step)
 	return e;
 }
 
+static void msleep(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static unsigned long long value(int fd)
+{
+	struct pmcdrv_read r;
+
+	return pmcdev_read(fd, &r) ? ~0ULL : r.values[0];
+}
+
+/*
+ * DISABLE and ENABLE reach the CPU where the session's task runs: a child
+ * that spins on the last CPU, never switching out, stops counting at
+ * DISABLE and counts again at ENABLE only through those IPIs.
+ */
+static void cross_cpu(const struct pmcdrv_config *c)
+{
+	long last = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	unsigned long long v0, v1, v2, v3;
+	struct pmcdrv_config cc = *c;
+	cpu_set_t set;
+	int fd, e, status;
+	pid_t child;
+
+	if (last < 1) {
+		printf("SKIP: churn: DISABLE/ENABLE of a task on another CPU: one CPU\n");
+		return;
+	}
+	child = fork();
+	if (child == 0) {
+		CPU_ZERO(&set);
+		CPU_SET(last, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		for (;;)
+			__asm__ volatile("" ::: "memory");
+	}
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	fd = pmcdev_open(dev);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &cc);
+	msleep(20);	/* the child is on its CPU */
+	if (!e)
+		e = pmcdev_attach(fd, child, 0);
+	msleep(50);
+	v0 = value(fd);
+	if (!e)
+		e = pmcdev_io(fd, PMCDRV_IOC_DISABLE, NULL);
+	v1 = value(fd);
+	msleep(50);
+	v2 = value(fd);
+	if (!e)
+		e = pmcdev_io(fd, PMCDRV_IOC_ENABLE, NULL);
+	msleep(50);
+	v3 = value(fd);
+	close(fd);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	CHECK(&st, !e && v0 > 0 && v0 != ~0ULL, "churn: a task spinning on the last CPU counted",
+	      "errno %d, %llu", e, v0);
+	CHECK(&st, !e && v1 == v2, "churn: DISABLE stops it there at once (one IPI to its CPU)",
+	      "%llu after DISABLE, %llu 50 ms later", v1, v2);
+	CHECK(&st, !e && v3 > v2 && v3 != ~0ULL, "churn: ENABLE starts it there again without a switch",
+	      "%llu before ENABLE, %llu 50 ms after", v2, v3);
+}
+
 int main(int argc, char **argv)
 {
 	long cycles = argc > 1 ? strtol(argv[1], NULL, 10) : 1000, n, others;
@@ -156,5 +232,6 @@ int main(int argc, char **argv)
 		      ipis, n, others, PER_CYCLE_IPIS);
 	else
 		printf("SKIP: churn: IPIs per cycle: one CPU, or no CAL/TLB rows in /proc/interrupts\n");
+	cross_cpu(&c);
 	return check_summary(&st, "churn");
 }
