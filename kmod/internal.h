@@ -49,8 +49,8 @@ struct pmcd_mux {
 	} steps[];
 };
 
-#define PMC_POOL_TARGET		32	/* spare contexts per inheriting session */
-#define PMC_POOL_LOW		8	/* refill below this */
+/* Spare contexts per inheriting session, each replaced as the fork probe takes it. */
+#define PMC_POOL_TARGET		32
 
 struct pmcd_session {
 	struct kref ref;

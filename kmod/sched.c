@@ -393,15 +393,19 @@ static void pmcd_track_child_locked(struct pmcd_task_ctx *parent, struct task_st
 
 	if (parent->dead || s->closing || pmcd_lookup(child))
 		return;
+	/*
+	 * Every context taken is replaced at once, on a high-priority worker
+	 * (queueing work already queued costs one atomic bit): a pool refilled
+	 * only below a low mark ran dry in bursts that the full pool absorbs.
+	 */
 	ctx = list_first_entry_or_null(&s->pool, struct pmcd_task_ctx, node);
+	queue_work(system_highpri_wq, &s->refill);
 	if (!ctx) {
 		atomic64_inc(&s->lost_tasks);
-		schedule_work(&s->refill);
 		return;
 	}
 	list_del(&ctx->node);
-	if (--s->pool_count < PMC_POOL_LOW)
-		schedule_work(&s->refill);
+	s->pool_count--;
 	ctx->armed_exec = parent->armed_exec;
 	pmcd_track_locked(s, ctx, child);
 }
