@@ -84,25 +84,7 @@ static void die_err(const char *what, int err)
 	die(what);
 }
 
-static void xread(int fd, char *c)
-{
-	if (read(fd, c, 1) != 1)
-		die("read");
-}
-
-static void xwrite(int fd, char c)
-{
-	if (write(fd, &c, 1) != 1)
-		die("write");
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "pingpong.h"
 
 /* A session with the events of @l (hardware only), attached to the calling thread. */
 static struct pmc_session *session_open(const struct pmc_evlist *l, bool inherit)

@@ -34,25 +34,7 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void xread(int fd, char *c)
-{
-	if (read(fd, c, 1) != 1)
-		die("read");
-}
-
-static void xwrite(int fd, char c)
-{
-	if (write(fd, &c, 1) != 1)
-		die("write");
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "pingpong.h"
 
 int main(int argc, char **argv)
 {
