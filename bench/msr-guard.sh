@@ -72,6 +72,12 @@ guard() {
 	local case=$1 out rc stats d line mode lo hi w k b i=0 comm=pingpong
 	shift
 	[ "${1:-}" = "$ppr" ] && comm=pingpong-rdpmc
+	# The probes stay registered for a second after the last session
+	# (docs/design.md).  Registered before the sched_switch trace event,
+	# they would run before it, and each switch's MSR accesses would be
+	# counted in the window before its record: p2c's as c2p's.  Registered
+	# again by this case's session, after the event, they run after it.
+	sleep 1.2
 	msr_trace_start || { fail "$case" "cannot enable the msr/sched tracepoints (tracefs)"; return; }
 	if [ "$comm" = pingpong ]; then
 		out=$("$@" $pp "$ROUNDS" "$CPU" 0 2>&1)
