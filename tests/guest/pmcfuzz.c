@@ -993,13 +993,16 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		} else if (m == M_RESERVED) {
 			struct expect inv = { .ok = false, .errs = eb(EINVAL), .why = "reserved field" };
 
+			struct pmcdrv_info *in = (struct pmcdrv_info *)buf;
+			struct pmcdrv_read *rd = (struct pmcdrv_read *)buf;
+
 			if (k == K_INFO) {
 				if (chance(f, 30))
-					((struct pmcdrv_info *)buf)->reserved0 = 1 + rn(f, 1000);
+					in->reserved0 = 1 + rn(f, 1000);
 				else
-					((struct pmcdrv_info *)buf)->reserved[rn(f, 3)] = rnd(f) | 1;
+					in->reserved[rn(f, sizeof(in->reserved) / sizeof(in->reserved[0]))] = rnd(f) | 1;
 			} else {
-				((struct pmcdrv_read *)buf)->reserved[rn(f, 2)] = rnd(f) | 1;
+				rd->reserved[rn(f, sizeof(rd->reserved) / sizeof(rd->reserved[0]))] = rnd(f) | 1;
 			}
 			ex = inv;
 		}
