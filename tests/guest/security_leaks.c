@@ -366,6 +366,13 @@ static bool victim_start(struct victim *v)
 		}
 		_exit(0);
 	}
+	/*
+	 * V's ends are V's alone: if V fails (a CONFIG refused with EBUSY while
+	 * perf holds the PMU, say), the read below sees EOF, not a hang.
+	 */
+	close(v->done[1]);
+	close(v->go[0]);
+	v->done[1] = v->go[0] = -1;
 	if (v->pid < 0 || !get(v->done[0], &c, 1)) {
 		CHECK(&st, false, "V counts all counters of CPU 0", "V did not start");
 		return false;
@@ -383,14 +390,18 @@ static bool victim_round(struct victim *v)
 
 static void victim_stop(struct victim *v)
 {
+	unsigned int i;
+
 	if (v->pid > 0) {
 		kill(v->pid, SIGKILL);
 		wait_status(v->pid);
 	}
-	close(v->go[0]);
-	close(v->go[1]);
-	close(v->done[0]);
-	close(v->done[1]);
+	for (i = 0; i < 2; i++) {
+		if (v->go[i] >= 0)
+			close(v->go[i]);
+		if (v->done[i] >= 0)
+			close(v->done[i]);
+	}
 	v->pid = 0;
 }
 
@@ -478,7 +489,7 @@ static void test_perf_child(void)
 			.config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_kernel = 1, .exclude_hv = 1,
 		};
 		void *page = MAP_FAILED;
-		int pfd;
+		int pfd, closed[2];
 		pid_t child;
 
 		close(p[0]);
@@ -495,9 +506,17 @@ static void test_perf_child(void)
 			put(ready[1], &c, 1);
 			_exit(put(p[1], &r, sizeof(r)) ? 0 : 1);
 		}
+		if (pipe(closed)) {
+			r.err = errno;
+			snprintf(r.what, sizeof(r.what), "pipe");
+			put(ready[1], &c, 1);
+			_exit(put(p[1], &r, sizeof(r)) ? 0 : 1);
+		}
 		child = fork();
 		if (child == 0) {
 			close(pfd);
+			close(closed[0]);
+			close(closed[1]);	/* perf's event has no fd left but the parent's */
 			/* V starts now; wait until it has counted once, then switch through it. */
 			if (!get(start[0], &c, 1) || !victim_round(&v)) {
 				r.err = EIO;
@@ -509,6 +528,12 @@ static void test_perf_child(void)
 		}
 		munmap(page, page_size);
 		close(pfd);
+		/*
+		 * V's session can claim the PMU only once perf's event is freed:
+		 * after the child closed its copy of the fd too (EOF here).
+		 */
+		close(closed[1]);
+		get(closed[0], &c, 1);
 		put(ready[1], &c, 1);
 		_exit(wait_status(child));
 	}
@@ -517,6 +542,8 @@ static void test_perf_child(void)
 	memset(&r, 0, sizeof(r));
 	if (get(ready[0], &c, 1) && victim_start(&v))
 		put(start[1], &c, 1);	/* V counted once and blocks: the child's round */
+	close(start[1]);	/* EOF for the child if V did not start */
+	start[1] = -1;
 	if (!get(p[0], &r, sizeof(r))) {
 		r.err = EIO;
 		snprintf(r.what, sizeof(r.what), "the reader");
@@ -525,7 +552,6 @@ static void test_perf_child(void)
 	close(p[0]);
 	close(ready[0]);
 	close(start[0]);
-	close(start[1]);
 	check_zero(name, &r);
 	victim_stop(&v);
 }
