@@ -106,23 +106,14 @@ static bool pmcd_ptrace_has_cap(struct user_namespace *ns)
 }
 
 /*
- * task_still_dumpable() of kernel/ptrace.c (6.1).  A task without an mm is
- * past exit_mm() (a kernel thread is refused before this): the kernel then
- * looks at task->user_dumpable, a field not every supported kernel has;
- * pmcdrv takes the stricter answer "not dumpable", and ATTACH refuses an
- * exiting task with ESRCH anyway.
+ * task_still_dumpable() of kernel/ptrace.c (6.1), for a task that still has
+ * its mm (pmcd_may_attach_locked() answers for one without).
  */
-static bool pmcd_task_still_dumpable(struct task_struct *task)
+static bool pmcd_task_still_dumpable(struct mm_struct *mm)
 {
-	struct mm_struct *mm = task->mm;
-
-	pmcd_debug_delay(PMCD_DELAY_PERM);
-	if (mm) {
-		if (get_dumpable(mm) == SUID_DUMP_USER)
-			return true;
-		return pmcd_ptrace_has_cap(mm->user_ns);
-	}
-	return pmcd_ptrace_has_cap(&init_user_ns);
+	if (get_dumpable(mm) == SUID_DUMP_USER)
+		return true;
+	return pmcd_ptrace_has_cap(mm->user_ns);
 }
 
 /*
@@ -132,7 +123,7 @@ static bool pmcd_task_still_dumpable(struct task_struct *task)
  * for mode PTRACE_MODE_READ_REALCREDS (perf_check_permission()'s), rule by
  * rule.  The caller holds @task->signal->exec_update_lock for reading, as
  * perf_event_open() does, so the credentials checked are still the task's
- * when it is tracked.  Returns 0 or -EPERM.
+ * when it is tracked.  Returns 0, -EPERM, or -ESRCH for a task past exit_mm().
  */
 static int pmcd_may_attach_locked(struct task_struct *task)
 {
@@ -167,7 +158,18 @@ ok:
 	 * CAP_SYS_PTRACE's too, against the mm's user namespace.
 	 */
 	smp_rmb();
-	if (!pmcd_task_still_dumpable(task))
+	pmcd_debug_delay(PMCD_DELAY_PERM);
+	/*
+	 * A task without an mm is past exit_mm() (a kernel thread is refused
+	 * before this): the kernel then looks at task->user_dumpable, a field
+	 * not every supported kernel has.  Nothing of it is left to count, so
+	 * ATTACH answers as for a task seen exiting earlier (session.c): ESRCH.
+	 * The caller passed the credential check above, so the answer tells
+	 * it nothing it could not see in /proc.
+	 */
+	if (!task->mm)
+		return -ESRCH;
+	if (!pmcd_task_still_dumpable(task->mm))
 		return -EPERM;
 	/*
 	 * security_ptrace_access_check() (the LSM hook) is not exported to
