@@ -540,3 +540,29 @@ const char *pmc_event_known_name(const struct pmcdrv_event *ev)
 	}
 	return NULL;
 }
+
+int pmc_event_format(const struct pmcdrv_event *ev, char *buf, size_t len)
+{
+	uint32_t modes = ev->flags & (PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL);
+	const char *name = pmc_event_known_name(ev);
+	const char *mod = "";
+	int n;
+
+	if (ev->type == PMCDRV_EVENT_HW && modes == PMCDRV_EVF_USER)
+		mod = ":u";
+	else if (ev->type == PMCDRV_EVENT_HW && modes == PMCDRV_EVF_KERNEL)
+		mod = ":k";
+	if (name)
+		n = snprintf(buf, len, "%s%s", name, mod);
+	else if (ev->type == PMCDRV_EVENT_HW)
+		n = snprintf(buf, len, "cpu/event=0x%02x,umask=0x%02x%s%.0u%s%s%s%.0llx/%s",
+			     ev->event, ev->umask, ev->cmask ? ",cmask=" : "", ev->cmask,
+			     (ev->flags & PMCDRV_EVF_INV) ? ",inv" : "",
+			     (ev->flags & PMCDRV_EVF_EDGE) ? ",edge" : "",
+			     ev->extra ? ",offcore_rsp=0x" : "", (unsigned long long)ev->extra, mod);
+	else
+		n = snprintf(buf, len, "sw%u", ev->sw_id);
+	if (n < 0)
+		return -EINVAL;
+	return (size_t)n < len ? n : -ENOSPC;
+}

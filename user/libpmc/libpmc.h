@@ -90,6 +90,36 @@ int pmc_scale_count(uint64_t val, uint64_t enabled, uint64_t running, uint64_t *
  */
 int pmc_session_read_self(struct pmc_session *s, struct pmcdrv_read *r);
 
+/*
+ * What -errno @err of session call @cmd (PMCDRV_IOC_*, 0 when none in
+ * particular) means with pmcdrv, for a message: -EOWNERDEAD is a session
+ * revoked by an administrator, -EBUSY at PMCDRV_IOC_ENABLE the PMU held by
+ * perf_events that pmcdrv could not take back (at ATTACH also another
+ * session that excludes this one); strerror() otherwise.  Static text.
+ */
+const char *pmc_session_strerror(int err, unsigned long cmd);
+
+/* ---- who counts: every session of the module, and revoking one ----------- */
+/*
+ * Every session of the module, oldest first (PMCDRV_IOC_SESSIONS), asked
+ * through @s (any open of the device; pmc_session_open() makes one, and
+ * that open is a session too, listed with the caller's pid).  *@entries
+ * and *@nr: in, NULL and 0, or the array and count of an earlier call;
+ * out, the array (realloc'ed as the number of sessions changes, free() it
+ * when done, also after an error) and how many entries it holds.
+ * Entries the caller may not see in full carry PMCDRV_SESSION_EVENTS_HIDDEN.
+ * -ENOTTY: a module before SESSIONS; -ENOMEM; -EAGAIN: sessions kept
+ * appearing faster than the array grew.
+ */
+int pmc_session_list(struct pmc_session *s, struct pmcdrv_session_info **entries, unsigned int *nr);
+/*
+ * End session @id (pmc_session_list()'s id) for its owner
+ * (PMCDRV_IOC_REVOKE): it stops counting and every later call on it fails
+ * with -EOWNERDEAD.  -EPERM: the caller lacks CAP_PERFMON; -ESRCH: no
+ * such session; -EALREADY: revoked already; -ENOTTY: a module before it.
+ */
+int pmc_session_revoke(struct pmc_session *s, uint64_t id);
+
 /* ---- self-read: a tracked thread reads its own counts -------------------- */
 struct pmc_self;
 
@@ -301,6 +331,16 @@ static inline bool pmc_evsel_is_hw(const struct pmc_evsel *e)
  * (raw 0x013c is not "ref-cycles": that is 0x0300).
  */
 const char *pmc_event_known_name(const struct pmcdrv_event *ev);
+/*
+ * @ev in the -e syntax, as pmc_evlist_parse() reads it back: its known
+ * name ("instructions:u"), else perf's raw form
+ * "cpu/event=0xd1,umask=0x20,cmask=1,inv,edge/:u" (",offcore_rsp=0x.."
+ * for an extra register value, which the syntax does not take back),
+ * "swN" for an unknown software event; :u or :k when it counts in one
+ * mode only.  Returns the length, or -ENOSPC when @len is too small
+ * (@buf then holds the start, NUL-terminated, unless @len is 0).
+ */
+int pmc_event_format(const struct pmcdrv_event *ev, char *buf, size_t len);
 
 /* ---- libpfm4: the CPU model's own events ---------------------------------- */
 /*

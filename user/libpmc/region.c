@@ -605,7 +605,8 @@ again:
 		goto again;
 	}
 	if (err)
-		return fail(err, "cannot begin region '%s': reading the counters: %s", name, strerror(-err));
+		return fail(err, "cannot begin region '%s': reading the counters: %s", name,
+			    pmc_session_strerror(err, PMCDRV_IOC_READ_SELF));
 	f->id = id;
 	t->open[id] = 1;
 	t->depth++;
@@ -647,7 +648,7 @@ int pmc_region_end(const char *name)
 	}
 	if (err)
 		return fail(err, "region '%s' ended without counting: reading the counters: %s", name,
-			    strerror(-err));
+			    pmc_session_strerror(err, PMCDRV_IOC_READ_SELF));
 	r = t->rec[id];
 	add64(&r->calls, 1);
 	add64(&r->time_ns, time_ns - f->time_ns);

@@ -289,3 +289,47 @@ int pmc_session_read_self(struct pmc_session *s, struct pmcdrv_read *r)
 {
 	return read_ioctl(s, PMCDRV_IOC_READ_SELF, r);
 }
+
+_Static_assert(sizeof(struct pmcdrv_session_info) == PMCDRV_SESSION_INFO_SIZE_VER0, "session info layout");
+_Static_assert(sizeof(struct pmcdrv_sessions) == PMCDRV_SESSIONS_SIZE_VER0, "sessions layout");
+_Static_assert(sizeof(struct pmcdrv_revoke) == PMCDRV_REVOKE_SIZE_VER0, "revoke layout");
+
+/* Sessions come and go between the count and the copy: how often to grow and ask again. */
+#define LIST_TRIES	8
+#define LIST_SLACK	8
+
+int pmc_session_list(struct pmc_session *s, struct pmcdrv_session_info **entries, unsigned int *nr)
+{
+	struct pmcdrv_sessions q;
+	struct pmcdrv_session_info *e;
+	unsigned int cap = *entries ? *nr : 0, i;
+
+	for (i = 0; i < LIST_TRIES; i++) {
+		memset(&q, 0, sizeof(q));
+		q.size = sizeof(q);
+		q.entry_size = sizeof(**entries);
+		q.nr_entries = cap;
+		q.entries = cap ? (uintptr_t)*entries : 0;
+		if (ioctl(s->fd, PMCDRV_IOC_SESSIONS, &q) < 0)
+			return -errno;
+		if (cap && q.nr_sessions <= cap) {
+			*nr = q.nr_sessions;
+			return 0;
+		}
+		/* Room for a few more than now, so that one arriving meanwhile fits. */
+		cap = q.nr_sessions + LIST_SLACK;
+		e = realloc(*entries, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		memset(e, 0, cap * sizeof(*e));
+		*entries = e;
+	}
+	return -EAGAIN;
+}
+
+int pmc_session_revoke(struct pmc_session *s, uint64_t id)
+{
+	struct pmcdrv_revoke r = { .size = sizeof(r), .id = id };
+
+	return ioctl(s->fd, PMCDRV_IOC_REVOKE, &r) < 0 ? -errno : 0;
+}
