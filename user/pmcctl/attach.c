@@ -324,9 +324,7 @@ static int attach_one(struct attach_state *st, pid_t id, pid_t tid, bool found_e
 	case -EPERM:
 		return explain_eperm(o->attach, id, tid);
 	case -EBUSY:
-		fprintf(stderr, "pmcctl run: cannot attach: 'pmcctl stat' counts whole CPUs now, and CPU and "
-			"task sessions exclude each other\n  fix: wait for it to end, then retry\n");
-		return -EBUSY;
+		return attach_busy_error("run", "cannot attach", "'pmcctl stat' may count whole CPUs now");
 	default:
 		return session_error("run", "cannot attach", err);
 	}
@@ -458,10 +456,8 @@ static int read_all(const struct attach_state *st, struct pmcdrv_read *sum, bool
 	*all_exited = true;
 	for (i = 0; i < st->nr_s; i++) {
 		err = pmc_session_read(st->s[i], &r);
-		if (err) {
-			fprintf(stderr, "pmcctl run: reading the counts: %s\n", strerror(-err));
-			return -EIO;
-		}
+		if (err)
+			return session_error("run", "reading the counts", err);
 		for (e = 0; e < st->o->c.events.n; e++) {
 			sum->values[e] += r.values[e];
 			sum->times[e].time_enabled += r.times[e].time_enabled;

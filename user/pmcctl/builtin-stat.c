@@ -230,11 +230,13 @@ static int check_cpu_events(const struct pmc_evlist *l, bool defaults, struct pm
 static int attach_error(unsigned int cpu, int err)
 {
 	switch (err) {
-	case -EBUSY:
-		fprintf(stderr, "pmcctl stat: CPU %u: busy: another 'pmcctl stat' counts this CPU, or 'pmcctl run' "
-			"or a libpmc program counts tasks (CPU and task sessions exclude each other)\n"
-			"  fix: wait for it to end, then retry\n", cpu);
-		return -EBUSY;
+	case -EBUSY: {
+		char what[48];
+
+		snprintf(what, sizeof(what), "CPU %u: busy", cpu);
+		return attach_busy_error("stat", what, "another 'pmcctl stat' may count this CPU, or "
+					 "'pmcctl run' or a libpmc program count tasks");
+	}
 	case -EACCES:
 		fprintf(stderr, "pmcctl stat: counting whole CPUs sees every task: it needs root or CAP_PERFMON "
 			"when kernel.perf_event_paranoid > 0\n"
@@ -321,8 +323,10 @@ static int start_cpus(struct stat_cpu *cpus, unsigned int n)
 	for (i = 0; i < n; i++) {
 		err = pmc_session_enable(cpus[i].s);
 		if (err) {
-			fprintf(stderr, "pmcctl stat: starting CPU %u: %s\n", cpus[i].cpu, strerror(-err));
-			return -EIO;
+			char what[48];
+
+			snprintf(what, sizeof(what), "starting CPU %u", cpus[i].cpu);
+			return session_error("stat", what, err);
 		}
 	}
 	return 0;
@@ -336,8 +340,10 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n)
 	for (i = 0; i < n; i++) {
 		err = pmc_session_read(cpus[i].s, &cpus[i].now);
 		if (err) {
-			fprintf(stderr, "pmcctl stat: reading CPU %u: %s\n", cpus[i].cpu, strerror(-err));
-			return -EIO;
+			char what[48];
+
+			snprintf(what, sizeof(what), "reading CPU %u", cpus[i].cpu);
+			return session_error("stat", what, err);
 		}
 	}
 	return 0;

@@ -102,6 +102,10 @@ int session_error(const char *cmd, const char *what, int err)
 		fprintf(stderr, "pmcctl %s: %s: this CPU has no architectural performance counters; "
 			"only task-clock, context-switches and cpu-migrations can be counted\n", cmd, what);
 		return -ENODEV;
+	case -EOWNERDEAD:
+		fprintf(stderr, "pmcctl %s: %s: %s; counting stopped there and its counts are lost\n",
+			cmd, what, pmc_session_strerror(err, 0));
+		return -EIO;
 	case -ENOSPC:
 		fprintf(stderr, "pmcctl %s: %s: the events do not fit the hardware: a {group} larger than "
 			"the counters ('pmcctl info' lists them), or two events of one {group} that need "
@@ -112,4 +116,13 @@ int session_error(const char *cmd, const char *what, int err)
 		fprintf(stderr, "pmcctl %s: %s: %s\n", cmd, what, strerror(-err));
 		return -EIO;
 	}
+}
+
+int attach_busy_error(const char *cmd, const char *what, const char *excluder)
+{
+	fprintf(stderr, "pmcctl %s: %s: %s, and CPU and task sessions exclude each other; or %s\n"
+		"  fix: wait for that count to end; or free the PMU (sudo sysctl kernel.nmi_watchdog=0, "
+		"or stop the perf user); then retry\n",
+		cmd, what, excluder, pmc_session_strerror(-EBUSY, PMCDRV_IOC_ENABLE));
+	return -EBUSY;
 }

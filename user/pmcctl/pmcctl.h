@@ -105,8 +105,17 @@ int device_error(const char *cmd, const char *device, int err);
 void child_report_fail(int fd, int stage, int err) __attribute__((noreturn));
 /* Shell-style exit code of a waited child's status. */
 int child_exit_code(int status);
-/* Print what a session call's -errno means and its fix; returns the error to exit with. */
+/*
+ * Print what a session call's -errno means and its fix; returns the error to
+ * exit with (-EOWNERDEAD, a revoked session: -EIO, exit 1).
+ */
 int session_error(const char *cmd, const char *what, int err);
+/*
+ * EBUSY at ATTACH: @excluder ("'pmcctl stat' counts whole CPUs now") may
+ * hold the sessions of the other kind, or perf_events the PMU; says both
+ * with their fixes and returns -EBUSY.
+ */
+int attach_busy_error(const char *cmd, const char *what, const char *excluder);
 /*
  * Fill in the default events when @events is empty and check them against
  * what the PMU offers, naming an offending event.

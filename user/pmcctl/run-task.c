@@ -295,14 +295,13 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		err = pmc_session_read(s, &res->r);
 		if (err || (res->r.flags & PMCDRV_READ_MULTIPLEXED)) {
 			if (err)
-				fprintf(stderr, "pmcctl run: --regions: cannot read the session: %s\n",
-					strerror(-err));
+				err = session_error("run", "--regions: cannot read the session", err);
 			else
 				fprintf(stderr, "pmcctl run: --regions: the events do not fit the counters at "
 					"once (they would take turns), and a region needs all of them counting; "
 					"give fewer events ('pmcctl info' lists the counters)\n");
 			pmc_session_close(s);
-			return err ? -EIO : -EINVAL;
+			return err ? err : -EINVAL;
 		}
 		rfd = regions_file();
 		if (rfd < 0) {
@@ -358,11 +357,9 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 				strerror(msg[1]));
 			return -EIO;
 		}
-		if (msg[0] == STAGE_ATTACH && msg[1] == EBUSY) {
-			fprintf(stderr, "pmcctl run: cannot attach to the command: 'pmcctl stat' counts whole CPUs now, "
-				"and CPU and task sessions exclude each other\n  fix: wait for it to end, then retry\n");
-			return -EBUSY;
-		}
+		if (msg[0] == STAGE_ATTACH && msg[1] == EBUSY)
+			return attach_busy_error("run", "cannot attach to the command",
+						 "'pmcctl stat' may count whole CPUs now");
 		if (msg[0] == STAGE_ATTACH)
 			return session_error("run", "cannot attach to the command", -msg[1]);
 		fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
@@ -381,8 +378,7 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	if (err) {
 		free(res->regions);
 		res->regions = NULL;
-		fprintf(stderr, "pmcctl run: reading the counts: %s\n", strerror(-err));
-		return -EIO;
+		return session_error("run", "reading the counts", err);
 	}
 	return 0;
 }
