@@ -27,5 +27,6 @@ void register_msr_pmu_tests(void);	/* tests/unit/test_msr_pmu.c */
 void register_region_tests(void);	/* tests/unit/test_region.c */
 void register_self_tests(void);		/* tests/unit/test_self.c */
 void register_pfm_tests(void);		/* tests/unit/test_pfm.c */
+void register_sessions_tests(void);	/* tests/unit/test_sessions.c */
 
 #endif /* PMCDRV_UNIT_H */

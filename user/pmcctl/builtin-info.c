@@ -2,6 +2,7 @@
 /* pmcctl info: the PMU, the module and the MSR fallback. */
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "libpmc.h"
 #include "output.h"
 #include "pmcctl.h"
+#include "sessions.h"
 
 struct info_report {
 	struct pmcdrv_info info;
@@ -24,6 +26,10 @@ struct info_report {
 	int msr_err;
 	char msr_path[256];
 	bool msr_ok;
+	/* the module's sessions (PMCDRV_IOC_SESSIONS) */
+	struct pmcdrv_session_info *sessions;
+	unsigned int nr_sessions;
+	int sessions_err;		/* -ENOTTY: a module without the listing */
 };
 
 static const char *vendor_str(const struct pmcdrv_info *info, char *buf)
@@ -90,6 +96,8 @@ static int gather_info(struct info_report *r, const char *device)
 	if (!err) {
 		r->module_api = pmc_session_api_version(dev);
 		err = r->module_api < 0 ? r->module_api : pmc_session_info(dev, &r->info);
+		if (!err)
+			r->sessions_err = pmc_session_list(dev, &r->sessions, &r->nr_sessions);
 		pmc_session_close(dev);
 	}
 	if (!err) {
@@ -123,6 +131,18 @@ static void print_events(FILE *f, const struct pmcdrv_info *info, bool avail, bo
 	}
 	if (first && !json)
 		fputs("none", f);
+}
+
+/* The user name of @uid, else its number. */
+static const char *user_name(uint32_t uid, char *buf, size_t len)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw && pw->pw_name)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "%u", uid);
+	return buf;
 }
 
 static void info_text(FILE *f, const struct info_report *r)
@@ -188,6 +208,8 @@ static void info_text(FILE *f, const struct info_report *r)
 	else
 		fprintf(f, "MSR device:        %s: %s\n                   %s\n",
 			r->msr_path, strerror(-r->msr_err), msr_hint(r->msr_err));
+	if (r->from_module)
+		sessions_text(f, r->sessions, r->nr_sessions, r->sessions_err, getpid(), user_name);
 }
 
 static void json_mask(FILE *f, const char *key, uint64_t mask, bool last)
@@ -255,19 +277,132 @@ static void info_json(FILE *f, const struct info_report *r)
 		fprintf(f, ",\n    \"hint\": ");
 		json_string(f, msr_hint(r->msr_err));
 	}
-	fprintf(f, "\n  }\n}\n");
+	fprintf(f, "\n  }");
+	if (r->from_module) {
+		fprintf(f, ",\n");
+		sessions_json(f, r->sessions, r->nr_sessions, r->sessions_err, getpid(), user_name);
+	}
+	fprintf(f, "\n}\n");
+}
+
+/* Revoke session @si->id (or @id when @si is NULL: not in the listing); the error to exit with. */
+static int revoke_one(struct pmc_session *dev, uint64_t id, const struct pmcdrv_session_info *si)
+{
+	char user[64];
+	int err = pmc_session_revoke(dev, id);
+
+	switch (err) {
+	case 0:
+		if (si)
+			printf("revoked session %llu (user %s, pid %d, %s)\n", (unsigned long long)id,
+			       user_name(si->uid, user, sizeof(user)), (int)si->pid, si->comm);
+		else
+			printf("revoked session %llu\n", (unsigned long long)id);
+		return 0;
+	case -EALREADY:
+		printf("session %llu: revoked already\n", (unsigned long long)id);
+		return 0;
+	case -EPERM:
+		fprintf(stderr, "pmcctl info: --revoke %llu: revoking needs CAP_PERFMON (run as root)\n",
+			(unsigned long long)id);
+		return -EIO;
+	case -ESRCH:
+		fprintf(stderr, "pmcctl info: --revoke %llu: no session %llu (list them with pmcctl info)\n",
+			(unsigned long long)id, (unsigned long long)id);
+		return -EIO;
+	case -ENOTTY:
+		fprintf(stderr, "pmcctl info: --revoke: this pmcdrv module cannot revoke sessions (it predates "
+			"PMCDRV_IOC_REVOKE)\n  fix: load the module of this pmcctl's version\n");
+		return -ENODEV;
+	default:
+		fprintf(stderr, "pmcctl info: --revoke %llu: %s\n", (unsigned long long)id, strerror(-err));
+		return -EIO;
+	}
+}
+
+static const struct pmcdrv_session_info *find_session(const struct pmcdrv_session_info *list,
+						      unsigned int n, uint64_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (list[i].id == id)
+			return &list[i];
+	}
+	return NULL;
+}
+
+/*
+ * --revoke: each ID in turn, then with 'all' every session not revoked yet
+ * but pmcctl's own, from a listing taken after the IDs.  Every one is
+ * tried; the first failure is what pmcctl exits with.
+ */
+static int revoke_sessions(const struct revoke_list *rl, const char *device)
+{
+	struct pmcdrv_session_info *list = NULL;
+	struct pmc_session *dev;
+	unsigned int n = 0, i, done = 0;
+	int err, ex = 0, ret;
+
+	err = pmc_session_open(device, &dev);
+	if (err)
+		return device_error("info", device, err);
+	/* Only to name what is revoked: a module without the listing may still revoke. */
+	err = pmc_session_list(dev, &list, &n);
+	if (err)
+		n = 0;
+	for (i = 0; i < rl->n; i++) {
+		ret = revoke_one(dev, rl->ids[i], find_session(list, n, rl->ids[i]));
+		if (ret && !ex)
+			ex = ret;
+		if (ret == -ENODEV)
+			goto out;
+	}
+	if (rl->all) {
+		err = pmc_session_list(dev, &list, &n);
+		if (err == -ENOTTY) {
+			fprintf(stderr, "pmcctl info: --revoke all: this pmcdrv module cannot list its sessions "
+				"(it predates PMCDRV_IOC_SESSIONS)\n  fix: load the module of this pmcctl's version\n");
+			ex = ex ? ex : -ENODEV;
+			goto out;
+		} else if (err) {
+			fprintf(stderr, "pmcctl info: --revoke all: listing the sessions: %s\n", strerror(-err));
+			ex = ex ? ex : -EIO;
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			if (!revoke_all_takes(&list[i], getpid()))
+				continue;
+			done++;
+			ret = revoke_one(dev, list[i].id, &list[i]);
+			if (ret && !ex)
+				ex = ret;
+			if (ret == -ENODEV || ret == -EIO)
+				break;	/* the same answer for every other one */
+		}
+		if (!done)
+			printf("no session to revoke\n");
+	}
+out:
+	free(list);
+	pmc_session_close(dev);
+	return ex;
 }
 
 static void info_usage(FILE *f)
 {
 	fputs("usage: pmcctl info [-j|--json] [-d|--device PATH]\n"
+	      "       pmcctl info [-d|--device PATH] --revoke ID|all [--revoke ID]...\n"
 	      "\n"
 	      "Show the CPU's performance-monitoring unit: counters, widths, events,\n"
-	      "who is using the counters, and whether the MSR fallback is usable.\n"
-	      "Uses pmcdrv when loaded, CPUID from user space otherwise.\n"
+	      "who is using the counters, and whether the MSR fallback is usable;\n"
+	      "with pmcdrv loaded, also its sessions (who counts what) and who holds\n"
+	      "the PMU claim.  Uses pmcdrv when loaded, CPUID from user space otherwise.\n"
 	      "\n"
 	      "  -j, --json          print one JSON object\n"
 	      "  -d, --device PATH   pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
+	      "  -r, --revoke ID     end session ID for its owner (root or CAP_PERFMON); repeatable;\n"
+	      "                      'all': every session but pmcctl's own.  Prints only what it did\n"
 	      "  -h, --help          this help\n", f);
 }
 
@@ -276,22 +411,31 @@ static int info(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "revoke", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct revoke_list rl = { .n = 0 };
 	struct info_report r;
 	const char *device = NULL;
+	char msg[256];
 	bool json = false;
-	int c;
+	int c, ex;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+jd:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jd:r:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'd':
 			device = optarg;
+			break;
+		case 'r':
+			if (revoke_list_add(&rl, optarg, msg, sizeof(msg))) {
+				fprintf(stderr, "pmcctl info: %s\n", msg);
+				return -EINVAL;
+			}
 			break;
 		case 'h':
 			info_usage(stdout);
@@ -306,11 +450,24 @@ static int info(int argc, char **argv)
 		info_usage(stderr);
 		return -EINVAL;
 	}
+	if (rl.n || rl.all) {
+		if (json) {
+			fprintf(stderr, "pmcctl info: --revoke prints what it did as lines of text, not JSON: drop -j\n");
+			return -EINVAL;
+		}
+		ex = revoke_sessions(&rl, device);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "pmcctl info: write error: %s\n", strerror(errno));
+			return ex ? ex : -EIO;
+		}
+		return ex;
+	}
 	gather_info(&r, device);
 	if (json)
 		info_json(stdout, &r);
 	else
 		info_text(stdout, &r);
+	free(r.sessions);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "pmcctl info: write error: %s\n", strerror(errno));
 		return -EIO;
