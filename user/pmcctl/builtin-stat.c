@@ -234,8 +234,8 @@ static int attach_error(unsigned int cpu, int err)
 		char what[48];
 
 		snprintf(what, sizeof(what), "CPU %u: busy", cpu);
-		return attach_busy_error("stat", what, "another 'pmcctl stat' may count this CPU, or "
-					 "'pmcctl run' or a libpmc program count tasks");
+		return attach_busy_error("stat", what, "another 'pmcctl stat' counts this CPU, or "
+					 "'pmcctl run' or a libpmc program counts tasks");
 	}
 	case -EACCES:
 		fprintf(stderr, "pmcctl stat: counting whole CPUs sees every task: it needs root or CAP_PERFMON "

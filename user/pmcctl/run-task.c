@@ -359,7 +359,7 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		}
 		if (msg[0] == STAGE_ATTACH && msg[1] == EBUSY)
 			return attach_busy_error("run", "cannot attach to the command",
-						 "'pmcctl stat' may count whole CPUs now");
+						 "'pmcctl stat' counts whole CPUs now");
 		if (msg[0] == STAGE_ATTACH)
 			return session_error("run", "cannot attach to the command", -msg[1]);
 		fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
