@@ -21,7 +21,9 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -57,7 +59,10 @@ struct pmcd_session {
 	struct mutex lock;		/* serialises this session's ioctls */
 	bool configured;
 	bool attached;
-	bool hw_claimed;
+	bool hw;			/* has hardware events (set at CONFIG) */
+	bool hw_counting;		/* holds a share of the PMU claim (session.c); READ_ONCE */
+	bool torn_down;			/* stopped for good: closed or revoked */
+	bool revoked;			/* READ_ONCE outside s->lock */
 	bool inherit;
 	bool closing;			/* under pmcd_hash_lock: no new tasks */
 	bool enabled;			/* READ_ONCE in probes */
@@ -87,6 +92,11 @@ struct pmcd_session {
 	struct list_head pool;		/* under pmcd_hash_lock */
 	unsigned int pool_count;	/* under pmcd_hash_lock */
 	struct work_struct refill;
+	struct work_struct idle;	/* its last task left: let go of the claim */
+	struct list_head all;		/* every session (session.c), oldest first */
+	kuid_t uid;			/* the opener's euid */
+	struct pid *opener;		/* the opener's thread group */
+	char comm[TASK_COMM_LEN];	/* the opener's comm at open */
 };
 
 struct pmcd_task_ctx {
@@ -132,6 +142,7 @@ static inline void pmcd_session_release(struct kref *ref)
 	struct pmcd_session *s = container_of(ref, struct pmcd_session, ref);
 
 	kvfree(s->mux);
+	put_pid(s->opener);
 	kfree(s);
 }
 

@@ -35,6 +35,9 @@ static_assert(sizeof(struct pmcdrv_event) == PMCDRV_EVENT_SIZE_VER1);
 static_assert(offsetof(struct pmcdrv_event, extra) == PMCDRV_EVENT_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_attach) == PMCDRV_ATTACH_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_read) == PMCDRV_READ_SIZE_VER1);
+static_assert(sizeof(struct pmcdrv_session_info) == PMCDRV_SESSION_INFO_SIZE_VER0);
+static_assert(sizeof(struct pmcdrv_sessions) == PMCDRV_SESSIONS_SIZE_VER0);
+static_assert(sizeof(struct pmcdrv_revoke) == PMCDRV_REVOKE_SIZE_VER0);
 /* READ's reply is probed at its two ends only: it must fit in a page. */
 static_assert(sizeof(struct pmcdrv_read) < PAGE_SIZE);
 static_assert(offsetof(struct pmcdrv_read, times) == PMCDRV_READ_SIZE_VER0 +
@@ -279,6 +282,64 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self
 	return pmcd_read_reply(s, uarg, &r, len, self);
 }
 
+/*
+ * SESSIONS: describe up to nr_entries sessions into the caller's array, in
+ * its entry size (zeros past the kernel's layout), and say how many there
+ * are.  The descriptions are taken first, then copied out with no lock held.
+ */
+static long pmcd_ioctl_sessions(void __user *uarg)
+{
+	struct pmcdrv_session_info *buf = NULL;
+	struct pmcdrv_sessions req;
+	unsigned int i, n, nr;
+	void __user *dst;
+	long usize;
+	int err;
+
+	usize = pmcd_copy_struct_in(&req, sizeof(req), PMCDRV_SESSIONS_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)) ||
+	    (req.nr_entries && req.entry_size < PMCDRV_SESSION_INFO_SIZE_VER0) ||
+	    req.entry_size > PAGE_SIZE)
+		return -EINVAL;
+	n = min(req.nr_entries, pmcd_sessions_count());
+	if (n) {
+		buf = kvcalloc(n, sizeof(*buf), GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+	}
+	err = pmcd_sessions_list(buf, n, &nr);
+	if (err)
+		goto out_free;
+	n = min(n, nr);
+	dst = u64_to_user_ptr(req.entries);
+	for (i = 0; i < n; i++, dst += req.entry_size) {
+		err = -EFAULT;
+		if (copy_to_user(dst, &buf[i], sizeof(buf[i])) ||
+		    clear_user(dst + sizeof(buf[i]), req.entry_size - sizeof(buf[i])))
+			goto out_free;
+	}
+	req.nr_sessions = nr;
+	err = pmcd_copy_struct_out(uarg, &req, sizeof(req), usize);
+out_free:
+	kvfree(buf);
+	return err;
+}
+
+static long pmcd_ioctl_revoke(void __user *uarg)
+{
+	struct pmcdrv_revoke req;
+	long usize;
+
+	usize = pmcd_copy_struct_in(&req, sizeof(req), PMCDRV_REVOKE_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	if (req.flags || memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	return pmcd_session_revoke(req.id);
+}
+
 /* The size bits of a command are ignored: the struct's own 'size' field rules. */
 #define PMC_IOC_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
 
@@ -306,6 +367,10 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return arg ? -EINVAL : pmcd_session_disable(s);
 	case PMC_IOC_CMD(PMCDRV_IOC_RESET):
 		return arg ? -EINVAL : pmcd_session_reset(s);
+	case PMC_IOC_CMD(PMCDRV_IOC_SESSIONS):
+		return pmcd_ioctl_sessions(uarg);
+	case PMC_IOC_CMD(PMCDRV_IOC_REVOKE):
+		return pmcd_ioctl_revoke(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -34,6 +34,8 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 	unsigned long flags;
 	int err;
 
+	if (READ_ONCE(s->revoked))
+		return -EOWNERDEAD;
 	if (!READ_ONCE(s->attached))
 		return -EBADFD;
 	/* A multiplexing session's events are not all on counters (abi.md). */
@@ -160,7 +162,7 @@ int pmcd_self_read(struct pmcd_session *s, struct pmcdrv_read *r)
 
 	mutex_lock(&s->lock);
 	err = -EBADFD;
-	if (!s->configured)
+	if (!s->configured && !s->revoked)
 		goto out_unlock;
 	err = pmcd_self_current(s, &ctx);
 	if (err)

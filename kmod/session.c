@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kref.h>
@@ -29,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/user_namespace.h>
 #include <linux/workqueue.h>
 
 #include "hw.h"
@@ -36,22 +38,148 @@
 #include "selfread.h"
 #include "session.h"
 
-static unsigned int pmcd_hw_users;	/* under pmcd_global_lock */
 static const struct pmcd_hw_caps *pmcd_caps;
 
-/* ---- the PMU claim, shared by every session with a hardware event ------------ */
+/* Every session, oldest first (PMCDRV_IOC_SESSIONS).  Lock order: this, then s->lock. */
+static LIST_HEAD(pmcd_sessions);
+static DEFINE_MUTEX(pmcd_sessions_lock);
+
+/* ---- the PMU claim, shared by every session that counts hardware events ------ */
+
+/*
+ * pmcdrv holds the PMU (reserve_perfctr_nmi(), hw.c) only while some
+ * session counts hardware events: configured, attached, enabled, and with a
+ * task left to count (or a CPU).  Each such session holds one share
+ * (s->hw_counting); CONFIG takes one for the time of its check.  When the
+ * last share goes while sessions with hardware events are still open (one
+ * disabled, one whose tasks exited, one not attached yet), the claim
+ * lingers PMCD_CLAIM_LINGER, as perf delays turning its sched key off
+ * (perf_sched_delayed() in kernel/events/core.c), so that a session
+ * disabled and enabled again does not release and claim the PMU each time;
+ * then perf_events may have the counters.  A session that counts again
+ * claims them back, or fails with EBUSY.  When the last such session closes,
+ * the claim goes at once: perf started right after a pmcctl run finds the
+ * PMU free.
+ */
+#define PMCD_CLAIM_LINGER	HZ
+static unsigned int pmcd_hw_users;	/* shares, under pmcd_global_lock */
+static unsigned int pmcd_hw_sessions;	/* open sessions with hardware events, likewise */
+static bool pmcd_hw_held;		/* the claim is held, under pmcd_global_lock */
+static void pmcd_hw_idle_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pmcd_hw_idle_work, pmcd_hw_idle_fn);
 
 static int pmcd_hw_get(void)
 {
 	int err = 0;
 
 	mutex_lock(&pmcd_global_lock);
-	if (!pmcd_hw_users)
+	if (!pmcd_hw_held) {
 		err = pmcd_hw_claim(pmcd_caps);
+		pmcd_hw_held = !err;
+	}
 	if (!err)
 		pmcd_hw_users++;
 	mutex_unlock(&pmcd_global_lock);
 	return err;
+}
+
+static void pmcd_hw_idle_locked(void)
+{
+	lockdep_assert_held(&pmcd_global_lock);
+	if (!pmcd_hw_users && pmcd_hw_held) {
+		pmcd_hw_release(pmcd_caps);
+		pmcd_hw_held = false;
+	}
+}
+
+/* The last share went: let go at once, or after the linger while sessions may count again. */
+static void pmcd_hw_unused_locked(void)
+{
+	if (pmcd_hw_users)
+		return;
+	if (pmcd_hw_sessions)
+		mod_delayed_work(system_wq, &pmcd_hw_idle_work, PMCD_CLAIM_LINGER);
+	else
+		pmcd_hw_idle_locked();
+}
+
+static void pmcd_hw_put(void)
+{
+	mutex_lock(&pmcd_global_lock);
+	pmcd_hw_users--;
+	pmcd_hw_unused_locked();
+	mutex_unlock(&pmcd_global_lock);
+}
+
+/* A session with hardware events is configured (@open) or gone for good. */
+static void pmcd_hw_session(bool open)
+{
+	mutex_lock(&pmcd_global_lock);
+	if (open) {
+		pmcd_hw_sessions++;
+	} else {
+		pmcd_hw_sessions--;
+		pmcd_hw_unused_locked();
+	}
+	mutex_unlock(&pmcd_global_lock);
+}
+
+static void pmcd_hw_idle_fn(struct work_struct *work)
+{
+	mutex_lock(&pmcd_global_lock);
+	pmcd_hw_idle_locked();
+	mutex_unlock(&pmcd_global_lock);
+}
+
+/* @s counts hardware events from now: take its share.  Called with s->lock held. */
+static int pmcd_counting_get(struct pmcd_session *s)
+{
+	int err;
+
+	if (!s->hw || s->hw_counting)
+		return 0;
+	err = pmcd_hw_get();
+	if (!err)
+		WRITE_ONCE(s->hw_counting, true);
+	return err;
+}
+
+/* @s counts no more: give its share back.  Called with s->lock held. */
+static void pmcd_counting_put(struct pmcd_session *s)
+{
+	if (!s->hw_counting)
+		return;
+	WRITE_ONCE(s->hw_counting, false);
+	pmcd_hw_put();
+}
+
+/*
+ * A task session that holds a share with no task left counts nothing: give
+ * it back.  Its last task's untrack queues this check (track.c) when it
+ * sees the share, and a share taken with the tasks already gone is checked
+ * here, under the lock that orders the two.  Called with s->lock held.
+ */
+static void pmcd_counting_recheck(struct pmcd_session *s)
+{
+	unsigned long flags;
+	bool none;
+
+	if (s->cpu >= 0 || !s->attached)
+		return;
+	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
+	none = !s->nr_tasks;
+	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
+	if (none)
+		pmcd_counting_put(s);
+}
+
+static void pmcd_session_idle_fn(struct work_struct *work)
+{
+	struct pmcd_session *s = container_of(work, struct pmcd_session, idle);
+
+	mutex_lock(&s->lock);
+	pmcd_counting_recheck(s);
+	mutex_unlock(&s->lock);
 }
 
 /*
@@ -70,7 +198,7 @@ void pmcd_sessions_hw_usage(struct pmcd_hw_usage *usage, bool *claimed)
 	static bool cache_valid, cache_claimed;
 
 	mutex_lock(&pmcd_global_lock);
-	*claimed = pmcd_hw_users > 0;
+	*claimed = pmcd_hw_held;
 	if (!perfmon_capable() && cache_valid && cache_claimed == *claimed &&
 	    time_before(jiffies, cache_at + msecs_to_jiffies(PMCD_INFO_SCAN_MS))) {
 		*usage = cache;
@@ -82,14 +210,6 @@ void pmcd_sessions_hw_usage(struct pmcd_hw_usage *usage, bool *claimed)
 		cache_at = jiffies;
 		cache_valid = true;
 	}
-	mutex_unlock(&pmcd_global_lock);
-}
-
-static void pmcd_hw_put(void)
-{
-	mutex_lock(&pmcd_global_lock);
-	if (!--pmcd_hw_users)
-		pmcd_hw_release(pmcd_caps);
 	mutex_unlock(&pmcd_global_lock);
 }
 
@@ -142,10 +262,17 @@ struct pmcd_session *pmcd_session_create(kgid_t dev_gid)
 	INIT_LIST_HEAD(&s->tasks);
 	INIT_LIST_HEAD(&s->pool);
 	INIT_WORK(&s->refill, pmcd_pool_refill);
+	INIT_WORK(&s->idle, pmcd_session_idle_fn);
 	s->enabled = true;
 	s->cpu = -1;
 	s->id = atomic64_inc_return(&ids);
 	s->dev_gid = dev_gid;
+	s->uid = current_euid();
+	s->opener = get_task_pid(current, PIDTYPE_TGID);
+	get_task_comm(s->comm, current);
+	mutex_lock(&pmcd_sessions_lock);
+	list_add_tail(&s->all, &pmcd_sessions);
+	mutex_unlock(&pmcd_sessions_lock);
 	return s;
 }
 
@@ -178,13 +305,20 @@ static bool pmcd_close_batch(struct pmcd_session *s, struct list_head *dead)
 	return more;
 }
 
-void pmcd_session_close(struct pmcd_session *s)
+/*
+ * Stop @s for good: stop counting everywhere, untrack every task, give its
+ * CPU, its probes and its share of the claim back.  Once, at close or at
+ * a revoke.  Called with s->lock held.
+ */
+static void pmcd_session_teardown(struct pmcd_session *s)
 {
 	struct pmcd_task_ctx *ctx, *tmp;
 	unsigned long flags;
 	LIST_HEAD(dead);
 
-	mutex_lock(&s->lock);
+	if (s->torn_down)
+		return;
+	s->torn_down = true;
 	if (s->attached && s->cpu >= 0)
 		pmcd_cpu_detach(s);
 	while (pmcd_close_batch(s, &dead))
@@ -209,10 +343,129 @@ void pmcd_session_close(struct pmcd_session *s)
 	}
 	if (s->attached && s->cpu < 0)
 		pmcd_probes_put();
-	if (s->hw_claimed)
-		pmcd_hw_put();
+	pmcd_counting_put(s);
+	if (s->hw)
+		pmcd_hw_session(false);
+}
+
+void pmcd_session_close(struct pmcd_session *s)
+{
+	mutex_lock(&s->lock);
+	pmcd_session_teardown(s);
 	mutex_unlock(&s->lock);
+	/* The last untrack may have queued the claim check; it finds nothing to give back. */
+	cancel_work_sync(&s->idle);
+	mutex_lock(&pmcd_sessions_lock);
+	list_del(&s->all);
+	mutex_unlock(&pmcd_sessions_lock);
 	pmcd_session_put(s);
+}
+
+/* ---- who counts: the list of sessions, and revoking one ------------------------ */
+
+/* Is the caller allowed to see what @s counts?  Its opener's user and CAP_PERFMON are. */
+static bool pmcd_may_see_events(const struct pmcd_session *s)
+{
+	return perfmon_capable() || uid_eq(current_euid(), s->uid);
+}
+
+/* @s as PMCDRV_IOC_SESSIONS shows it to the caller, into zeroed @e.  s->lock held. */
+static void pmcd_session_describe(struct pmcd_session *s, struct pmcdrv_session_info *e)
+{
+	unsigned long flags;
+
+	e->id = s->id;
+	e->uid = from_kuid_munged(current_user_ns(), s->uid);
+	e->pid = pid_vnr(s->opener);
+	memcpy(e->comm, s->comm, sizeof(e->comm));
+	e->comm[sizeof(e->comm) - 1] = '\0';
+	if (s->configured)
+		e->flags |= PMCDRV_SESSION_CONFIGURED;
+	if (s->attached)
+		e->flags |= PMCDRV_SESSION_ATTACHED;
+	if (READ_ONCE(s->enabled) && !s->torn_down)
+		e->flags |= PMCDRV_SESSION_ENABLED;
+	if (s->hw_counting)
+		e->flags |= PMCDRV_SESSION_COUNTING;
+	if (s->revoked)
+		e->flags |= PMCDRV_SESSION_REVOKED;
+	if (s->attached && s->cpu >= 0) {
+		e->flags |= PMCDRV_SESSION_CPU;
+		e->cpu = s->cpu;
+	}
+	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
+	e->nr_tasks = s->nr_tasks;
+	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
+	e->nr_events = s->nr_events;
+	if (!pmcd_may_see_events(s))
+		e->flags |= PMCDRV_SESSION_EVENTS_HIDDEN;
+	else
+		memcpy(e->events, s->events, sizeof(e->events));
+}
+
+int pmcd_sessions_list(struct pmcdrv_session_info *out, unsigned int max, unsigned int *nr)
+{
+	struct pmcd_session *s;
+	unsigned int n = 0;
+
+	mutex_lock(&pmcd_sessions_lock);
+	list_for_each_entry(s, &pmcd_sessions, all) {
+		if (n < max) {
+			memset(&out[n], 0, sizeof(out[n]));
+			mutex_lock(&s->lock);
+			pmcd_session_describe(s, &out[n]);
+			mutex_unlock(&s->lock);
+		}
+		n++;
+	}
+	mutex_unlock(&pmcd_sessions_lock);
+	*nr = n;
+	return 0;
+}
+
+unsigned int pmcd_sessions_count(void)
+{
+	struct pmcd_session *s;
+	unsigned int n = 0;
+
+	mutex_lock(&pmcd_sessions_lock);
+	list_for_each_entry(s, &pmcd_sessions, all)
+		n++;
+	mutex_unlock(&pmcd_sessions_lock);
+	return n;
+}
+
+int pmcd_session_revoke(u64 id)
+{
+	struct pmcd_session *s, *found = NULL;
+	int err;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	mutex_lock(&pmcd_sessions_lock);
+	list_for_each_entry(s, &pmcd_sessions, all) {
+		if (s->id == id) {
+			found = s;
+			kref_get(&s->ref);
+			break;
+		}
+	}
+	mutex_unlock(&pmcd_sessions_lock);
+	if (!found)
+		return -ESRCH;
+	mutex_lock(&found->lock);
+	err = -EALREADY;
+	if (!found->revoked) {
+		pmcd_session_teardown(found);
+		WRITE_ONCE(found->revoked, true);
+		err = 0;
+		pr_info("session %llu of uid %u (%s) revoked by uid %u\n", found->id,
+			from_kuid(&init_user_ns, found->uid), found->comm,
+			from_kuid(&init_user_ns, current_euid()));
+	}
+	mutex_unlock(&found->lock);
+	pmcd_session_put(found);
+	return err;
 }
 
 /* ---- ioctl operations --------------------------------------------------------- */
@@ -274,6 +527,9 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	if (!w)
 		return -ENOMEM;
 	mutex_lock(&s->lock);
+	err = -EOWNERDEAD;
+	if (s->revoked)
+		goto out_unlock;
 	err = -EALREADY;
 	if (s->configured)
 		goto out_unlock;
@@ -289,10 +545,14 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	if (!pmcd_may_count_config(s))
 		goto out_unlock;
 	if (v.has_hw) {
+		/*
+		 * The PMU must be free now: EBUSY here, not at ATTACH.  The
+		 * claim lingers for the ATTACH that normally follows.
+		 */
 		err = pmcd_hw_get();
 		if (err)
 			goto out_unlock;
-		s->hw_claimed = true;
+		s->hw = true;
 	}
 	for (i = 0; i < cfg->nr_events; i++) {
 		cfg->events[i].counter = w->counter[i];
@@ -309,7 +569,7 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	if (v.mux) {
 		err = pmcd_mux_build(s, cfg);
 		if (err)
-			goto out_unclaim;
+			goto out_forget;
 	}
 	/* The caller learns the result before the session keeps it: all or nothing. */
 	err = publish(cfg, arg);
@@ -324,6 +584,11 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	s->nr_events = cfg->nr_events;
 	s->inherit = !(cfg->flags & PMCDRV_CONFIG_NO_INHERIT);
 	s->configured = true;
+	if (s->hw) {
+		/* Counted as open first: the check's share goes without releasing the claim. */
+		pmcd_hw_session(true);
+		pmcd_hw_put();
+	}
 	mutex_unlock(&s->lock);
 	kfree(w);
 	return 0;
@@ -331,10 +596,10 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 out_free_mux:
 	kvfree(s->mux);
 	s->mux = NULL;
-out_unclaim:
+out_forget:
 	s->task_sw = false;
-	if (s->hw_claimed) {
-		s->hw_claimed = false;
+	if (s->hw) {
+		s->hw = false;
 		pmcd_hw_put();
 	}
 out_unlock:
@@ -366,6 +631,8 @@ static int pmcd_pool_fill(struct pmcd_session *s, struct list_head *list, unsign
 /* ATTACH comes once, after CONFIG.  Called with s->lock held. */
 static int pmcd_attach_allowed(const struct pmcd_session *s)
 {
+	if (s->revoked)
+		return -EOWNERDEAD;
 	if (!s->configured)
 		return -EBADFD;
 	if (s->attached)
@@ -413,9 +680,15 @@ int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec)
 	err = pmcd_pool_fill(s, &spares, 1 + (s->inherit ? PMC_POOL_TARGET : 0));
 	if (err)
 		goto out_free_spares;
+	/* An enabled session counts from here: its share first, seen by the untrack (track.c). */
+	if (s->enabled) {
+		err = pmcd_counting_get(s);
+		if (err)
+			goto out_free_spares;
+	}
 	err = pmcd_probes_get();
 	if (err)
-		goto out_free_spares;
+		goto out_counting_put;
 	for (tries = 0;; tries++) {
 		/*
 		 * As perf_event_open() (kernel/events/core.c): hold the
@@ -497,6 +770,8 @@ out_exec_unlock:
 	up_read(&t->signal->exec_update_lock);
 out_probes_put:
 	pmcd_probes_put();
+out_counting_put:
+	pmcd_counting_put(s);
 out_free_spares:
 	list_for_each_entry_safe(ctx, tmp, &spares, node)
 		kfree(ctx);
@@ -526,7 +801,14 @@ int pmcd_session_attach_cpu(struct pmcd_session *s, unsigned int cpu)
 	err = -EACCES;
 	if (!pmcd_may_count_cpu() || !pmcd_may_count_config(s))
 		goto out_unlock;
+	if (s->enabled) {
+		err = pmcd_counting_get(s);
+		if (err)
+			goto out_unlock;
+	}
 	err = pmcd_cpu_attach(s, cpu);
+	if (err)
+		pmcd_counting_put(s);
 out_unlock:
 	mutex_unlock(&s->lock);
 	return err;
@@ -582,32 +864,53 @@ static void pmcd_attached_set_enabled(struct pmcd_session *s, bool on)
 		pmcd_task_session_disable(s);
 }
 
+/* Calls on a session: EOWNERDEAD once revoked, EBADFD before CONFIG.  s->lock held. */
+static int pmcd_configured(const struct pmcd_session *s)
+{
+	if (s->revoked)
+		return -EOWNERDEAD;
+	return s->configured ? 0 : -EBADFD;
+}
+
+/*
+ * ENABLE of an attached session takes its share of the claim first (EBUSY
+ * when perf_events took the PMU after pmcdrv let it go), and gives it back
+ * if its tasks are all gone by then.  DISABLE gives it back.
+ */
 int pmcd_session_enable(struct pmcd_session *s)
 {
-	int err = 0;
+	int err;
 
 	mutex_lock(&s->lock);
-	if (!s->configured)
-		err = -EBADFD;
-	else if (!s->attached)
+	err = pmcd_configured(s);
+	if (err)
+		goto out_unlock;
+	if (!s->attached) {
 		WRITE_ONCE(s->enabled, true);	/* nothing runs anywhere yet */
-	else if (!READ_ONCE(s->enabled))
+	} else if (!READ_ONCE(s->enabled)) {
+		err = pmcd_counting_get(s);
+		if (err)
+			goto out_unlock;
 		pmcd_attached_set_enabled(s, true);
+		pmcd_counting_recheck(s);
+	}
+out_unlock:
 	mutex_unlock(&s->lock);
 	return err;
 }
 
 int pmcd_session_disable(struct pmcd_session *s)
 {
-	int err = 0;
+	int err;
 
 	mutex_lock(&s->lock);
-	if (!s->configured)
-		err = -EBADFD;
-	else if (!s->attached)
+	err = pmcd_configured(s);
+	if (!err && !s->attached) {
 		WRITE_ONCE(s->enabled, false);	/* nothing runs anywhere yet */
-	else if (READ_ONCE(s->enabled))
+	} else if (!err && READ_ONCE(s->enabled)) {
 		pmcd_attached_set_enabled(s, false);
+		pmcd_counting_put(s);
+	}
 	mutex_unlock(&s->lock);
 	return err;
 }
@@ -624,11 +927,13 @@ int pmcd_session_reset(struct pmcd_session *s)
 {
 	bool running;
 	unsigned int i;
+	int err;
 
 	mutex_lock(&s->lock);
-	if (!s->configured) {
+	err = pmcd_configured(s);
+	if (err) {
 		mutex_unlock(&s->lock);
-		return -EBADFD;
+		return err;
 	}
 	running = s->attached && READ_ONCE(s->enabled);
 	if (running)
@@ -650,11 +955,13 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 {
 	unsigned long flags;
 	unsigned int i;
+	int err;
 
 	mutex_lock(&s->lock);
-	if (!s->configured) {
+	err = pmcd_configured(s);
+	if (err) {
 		mutex_unlock(&s->lock);
-		return -EBADFD;
+		return err;
 	}
 	pmcd_session_fold(s);
 	r->nr_events = s->nr_events;
@@ -714,6 +1021,11 @@ int pmcd_sessions_init(const struct pmcd_hw_caps *caps)
 
 void pmcd_sessions_exit(void)
 {
+	/* No session is left (each holds the module): a lingering claim goes now. */
+	cancel_delayed_work_sync(&pmcd_hw_idle_work);
+	mutex_lock(&pmcd_global_lock);
+	pmcd_hw_idle_locked();
+	mutex_unlock(&pmcd_global_lock);
 	pmcd_sched_exit();
 	pmcd_cpu_sessions_exit();
 	/* Contexts of exited tasks are freed by RCU callbacks in this module. */

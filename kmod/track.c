@@ -61,7 +61,9 @@ bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx)
 	WRITE_ONCE(ctx->dead, true);
 	hlist_del_rcu(&ctx->hnode);
 	list_del(&ctx->node);
-	ctx->sess->nr_tasks--;
+	/* A session that counts and has no task left lets go of the claim (session.c). */
+	if (!--ctx->sess->nr_tasks && READ_ONCE(ctx->sess->hw_counting))
+		queue_work(system_wq, &ctx->sess->idle);
 	return true;
 }
 

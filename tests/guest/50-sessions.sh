@@ -184,6 +184,15 @@ else
 	rm -f /tmp/hold
 fi
 
+# ---- the PMU claim: held only while a session counts; SESSIONS and REVOKE --------------
+if ! have_pmu; then
+	echo "SKIP: claim_share: no PMU in this guest (the claim is a hardware one)"
+elif [ -x build/tests/claim_share ]; then
+	build/tests/claim_share "$(command -v perf)" $loop
+else
+	fail "claim_share" "build/tests/claim_share not built (make tests)"
+fi
+
 # ---- load/unload with sessions in between -------------------------------------------
 cycles=${PMCDRV_SESSION_CYCLES:-100}
 ok=0

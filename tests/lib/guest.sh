@@ -26,6 +26,16 @@ child_of() {
 	return 1
 }
 # Does this guest have the emulated PMU (per CPUID, as user space sees it)?
+# wait_unclaimed: true once INFO stops saying held_by_pmcdrv; the module lets go
+# of the PMU 1 s after the last session stops counting (docs/design.md).
+wait_unclaimed() {
+	local i
+	for i in $(seq 60); do
+		[ "$(pmcctl info --json | jq -r .counters.held_by_pmcdrv)" = false ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
 have_pmu() { [ "$(pmcctl info --json | jq -r .perfmon.available)" = true ]; }
 
 # klog_splats N: the first lines of the kernel log after line N that look like a

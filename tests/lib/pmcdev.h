@@ -53,6 +53,29 @@ static inline int pmcdev_read(int fd, struct pmcdrv_read *r)
 	return pmcdev_io(fd, PMCDRV_IOC_READ, r);
 }
 
+/*
+ * The module lets go of the PMU PMCD_CLAIM_LINGER (1 s) after the last
+ * session stops counting (docs/design.md, "The PMU claim"): wait up to
+ * @ms for INFO to stop saying CLAIMED.  0 once it does, the errno of a
+ * failed INFO, or ETIMEDOUT; @info gets the last answer.
+ */
+static inline int pmcdev_wait_unclaimed(int fd, unsigned int ms, struct pmcdrv_info *info)
+{
+	unsigned int waited;
+	int e;
+
+	for (waited = 0;; waited += 10) {
+		memset(info, 0, sizeof(*info));
+		info->size = sizeof(*info);
+		e = pmcdev_io(fd, PMCDRV_IOC_INFO, info);
+		if (e || !(info->flags & PMCDRV_INFO_CLAIMED))
+			return e;
+		if (waited >= ms)
+			return ETIMEDOUT;
+		usleep(10000);
+	}
+}
+
 /* A valid CONFIG of one software event, task-clock. */
 static inline struct pmcdrv_config pmcdev_task_clock_config(void)
 {

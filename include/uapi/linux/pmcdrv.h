@@ -362,6 +362,79 @@ struct pmcdrv_self_page {
 
 #define PMCDRV_SELF_PAGE_SIZE_VER0	576
 
+/* ---- Who counts: the module's sessions, and revoking them ------------------- */
+
+/* struct pmcdrv_session_info.flags */
+#define PMCDRV_SESSION_CONFIGURED	(1U << 0)	/* CONFIG done */
+#define PMCDRV_SESSION_ATTACHED		(1U << 1)	/* ATTACH done */
+#define PMCDRV_SESSION_ENABLED		(1U << 2)	/* enabled (the default) */
+/* counting hardware events now: it holds pmcdrv's claim on the PMU */
+#define PMCDRV_SESSION_COUNTING		(1U << 3)
+#define PMCDRV_SESSION_CPU		(1U << 4)	/* a CPU session: cpu is valid */
+#define PMCDRV_SESSION_REVOKED		(1U << 5)	/* revoked (PMCDRV_IOC_REVOKE) */
+/* the caller may not see this session's events: nr_events only */
+#define PMCDRV_SESSION_EVENTS_HIDDEN	(1U << 6)
+
+/*
+ * One session, as PMCDRV_IOC_SESSIONS describes it.  The opener is the
+ * process that opened the file: its user and thread-group id as the
+ * caller's namespaces see them (uid 65534 and pid 0 when they cannot), and
+ * its comm at open.  events[] are the session's events as CONFIG gave them
+ * (counter filled in), for a caller with CAP_PERFMON or the opener's uid;
+ * otherwise zero, with PMCDRV_SESSION_EVENTS_HIDDEN.
+ */
+struct pmcdrv_session_info {
+	__u64 id;			/* the session's id, for PMCDRV_IOC_REVOKE */
+	__u32 flags;			/* PMCDRV_SESSION_* */
+	__u32 uid;			/* the opener's effective uid */
+	__s32 pid;			/* the opener's thread-group id */
+	__u32 cpu;			/* with PMCDRV_SESSION_CPU */
+	__u32 nr_tasks;			/* tasks tracked now */
+	__u32 nr_events;		/* events configured */
+	char comm[16];			/* the opener's comm, NUL-terminated */
+	__u64 reserved[2];		/* zero */
+	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];
+};
+
+#define PMCDRV_SESSION_INFO_SIZE_VER0	1600
+
+/*
+ * PMCDRV_IOC_SESSIONS: every session of the module, oldest first.  The
+ * caller passes an array of nr_entries entries of entry_size bytes each
+ * (at least PMCDRV_SESSION_INFO_SIZE_VER0; larger entries get zeros past
+ * the kernel's layout) at 'entries'; the kernel writes
+ * min(nr_entries, nr_sessions) of them and sets nr_sessions to how many
+ * sessions there are.  nr_entries 0 asks for the count alone.
+ */
+struct pmcdrv_sessions {
+	__u32 size;			/* in: sizeof(struct pmcdrv_sessions) */
+	__u32 nr_entries;		/* in: capacity of entries[] */
+	__u32 entry_size;		/* in: sizeof(struct pmcdrv_session_info) */
+	__u32 nr_sessions;		/* out: sessions now */
+	__u64 entries;			/* in: user pointer to the array */
+	__u64 reserved[2];		/* must be zero */
+};
+
+#define PMCDRV_SESSIONS_SIZE_VER0	40
+
+/*
+ * PMCDRV_IOC_REVOKE: end session 'id' (PMCDRV_IOC_SESSIONS gives it) for
+ * its owner: it stops counting, its tasks are untracked, its CPU session
+ * detached and its share of the PMU claim released.  Its file stays open;
+ * every later call on it (ioctl, mmap) fails with EOWNERDEAD, and a
+ * self-read page of it stops counting (flags without COUNTING).  Needs
+ * CAP_PERFMON (or CAP_SYS_ADMIN): EPERM otherwise.  ESRCH: no such
+ * session; EALREADY: already revoked.
+ */
+struct pmcdrv_revoke {
+	__u32 size;			/* in: sizeof(struct pmcdrv_revoke) */
+	__u32 flags;			/* must be zero */
+	__u64 id;			/* in: the session */
+	__u64 reserved[2];		/* must be zero */
+};
+
+#define PMCDRV_REVOKE_SIZE_VER0		32
+
 /*
  * PMCDRV_IOC_API_VERSION: returns PMCDRV_API_VERSION as the ioctl's value.
  * PMCDRV_IOC_INFO: fills struct pmcdrv_info.
@@ -373,6 +446,9 @@ struct pmcdrv_self_page {
  *   asked READ_SELF; nr_tasks 1, flags ENABLED and ATTACHED as READ's.
  *   ESRCH when the session does not track the calling thread, EOPNOTSUPP
  *   for a CPU session, EBADFD before ATTACH.  Kernels before it: ENOTTY.
+ * PMCDRV_IOC_SESSIONS, _REVOKE: see their structs; kernels before them: ENOTTY.
+ * After a REVOKE of the session, every call but API_VERSION, INFO and
+ * SESSIONS fails with EOWNERDEAD.
  */
 #define PMCDRV_IOC_API_VERSION	_IO(PMCDRV_IOC_MAGIC, 0x00)
 #define PMCDRV_IOC_INFO		_IOWR(PMCDRV_IOC_MAGIC, 0x01, struct pmcdrv_info)
@@ -383,5 +459,7 @@ struct pmcdrv_self_page {
 #define PMCDRV_IOC_RESET	_IO(PMCDRV_IOC_MAGIC, 0x06)
 #define PMCDRV_IOC_READ		_IOWR(PMCDRV_IOC_MAGIC, 0x07, struct pmcdrv_read)
 #define PMCDRV_IOC_READ_SELF	_IOWR(PMCDRV_IOC_MAGIC, 0x08, struct pmcdrv_read)
+#define PMCDRV_IOC_SESSIONS	_IOWR(PMCDRV_IOC_MAGIC, 0x09, struct pmcdrv_sessions)
+#define PMCDRV_IOC_REVOKE	_IOW(PMCDRV_IOC_MAGIC, 0x0a, struct pmcdrv_revoke)
 
 #endif /* _UAPI_LINUX_PMCDRV_H */
