@@ -77,6 +77,50 @@ if have_pmu; then
 	check "run without a fault: no such warning" bash -c '! grep -q faulted /tmp/err'
 fi
 
+# ---- pmcctl info: who counts, and root's --revoke ---------------------------------------
+rev_ev=task-clock
+have_pmu && rev_ev=instructions:u
+pmcctl run -e $rev_ev -- sleep 8 >/tmp/rev.out 2>/tmp/rev.err &
+runner=$!
+# session_id: the id of the run's session, once pmcctl info lists it (10 s at most).
+session_id() {
+	local i id
+	for i in $(seq 200); do
+		id=$(pmcctl info --json | jq -r --argjson p "$runner" '.sessions[]? | select(.pid == $p) | .id')
+		[ -n "$id" ] && { echo "$id"; return; }
+		sleep 0.05
+	done
+}
+rid=$(session_id)
+check "info --json lists the run's session" test -n "$rid"
+pmcctl info >/tmp/info.txt
+check "info names the session: id, user root, pid, comm pmcctl, its event" \
+	grep -qE "^ +$rid +root +$runner +pmcctl .*${rev_ev%%:*}" /tmp/info.txt
+if have_pmu; then
+	check "info: the run counts and holds the PMU claim" grep -qE "PMU claim: +held by session.*\b$rid\b" /tmp/info.txt
+fi
+grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+chmod 666 /dev/pmcdrv
+chmod 755 /
+out=$(su nobody -s /bin/sh -c "$PWD/build/bin/pmcctl info --revoke $rid" </dev/null 2>&1)
+expect_eq "info --revoke as nobody -> 1" "$?" 1
+check "info --revoke as nobody: names CAP_PERFMON" grep -q "CAP_PERFMON" <<<"$out"
+out=$(su nobody -s /bin/sh -c "$PWD/build/bin/pmcctl info" </dev/null 2>&1)
+check "info as nobody: root's session listed, its events hidden" grep -qE "^ +$rid +root .*hidden" <<<"$out"
+chmod 600 /dev/pmcdrv
+check "the run still counts after nobody's attempt" kill -0 $runner
+out=$(pmcctl info --revoke "$rid" 2>&1)
+expect_eq "info --revoke ID as root -> 0" "$?" 0
+check "info --revoke: names what it revoked" grep -q "revoked session $rid" <<<"$out"
+wait $runner
+expect_eq "the revoked run exits 1" "$?" 1
+check "the revoked run says so, and prints no counts" \
+	bash -c 'grep -q "revoked by an administrator" /tmp/rev.err && ! grep -q "'"$rev_ev"'" /tmp/rev.out'
+pmcctl info --revoke 999999 2>/tmp/err
+expect_eq "info --revoke of no such session -> 1" "$?" 1
+check "no such session: says so" grep -q "no session 999999" /tmp/err
+check "dmesg names the revoke" bash -c "dmesg | grep -q 'session $rid of uid 0 (pmcctl) revoked by uid 0'"
+
 # Without the module: run falls back to the MSR device (tests/guest/70-msr-fallback.sh),
 # software events come from rusage; compare needs the module.
 rmmod pmcdrv

@@ -74,6 +74,8 @@
 
 #include <linux/pmcdrv.h>
 
+#include "pmcdev.h"
+
 #define SLOT_BASE	256
 #define MAX_SLOTS	64
 #define MAX_THREADS	32
@@ -257,7 +259,7 @@ static void note(struct fz *f, const char *fmt, ...)
 /* K_MMAP: mmap(2) of a session fd, judged as a command (errnos: docs/abi.md's mmap table). */
 enum kind {
 	K_INFO, K_CONFIG, K_ATTACH, K_READ, K_ENABLE, K_DISABLE, K_RESET, K_APIVER, K_RSELF,
-	K_BAD, K_MMAP, K_NR
+	K_SESSIONS, K_REVOKE, K_BAD, K_MMAP, K_NR
 };
 
 static const struct {
@@ -275,6 +277,8 @@ static const struct {
 	[K_RESET] = { "RESET", PMCDRV_IOC_RESET, 0, 0 },
 	[K_APIVER] = { "API_VERSION", PMCDRV_IOC_API_VERSION, 0, 0 },
 	[K_RSELF] = { "READ_SELF", PMCDRV_IOC_READ_SELF, sizeof(struct pmcdrv_read), 0 },
+	[K_SESSIONS] = { "SESSIONS", PMCDRV_IOC_SESSIONS, sizeof(struct pmcdrv_sessions), 0 },
+	[K_REVOKE] = { "REVOKE", PMCDRV_IOC_REVOKE, sizeof(struct pmcdrv_revoke), 0 },
 	[K_BAD] = { "BAD_COMMAND", 0, 0, 0 },
 	[K_MMAP] = { "mmap", 0, 0, 0 },
 };
@@ -322,6 +326,8 @@ static void init_abi_sets(void)
 	abi_set[K_ENABLE] = abi_set[K_DISABLE] = abi_set[K_RESET] = eb(EINVAL) | eb(EBADFD);
 	abi_set[K_APIVER] = 0;
 	abi_set[K_RSELF] = common | eb(EBADFD) | eb(ESRCH) | eb(EOPNOTSUPP) | eb(ENOMEM);
+	abi_set[K_SESSIONS] = common | eb(ENOMEM);
+	abi_set[K_REVOKE] = common | eb(EPERM) | eb(ESRCH) | eb(EALREADY);
 	abi_set[K_BAD] = eb(ENOTTY);
 	/* EPERM also from the VFS for PROT_EXEC on a noexec mount of /dev. */
 	abi_set[K_MMAP] = eb(EINVAL) | eb(EPERM) | eb(EBADFD) | eb(EOPNOTSUPP) | eb(ESRCH) |
@@ -936,6 +942,26 @@ static void op_open(struct fz *f)
 
 /* ---- one random ioctl ----------------------------------------------------------------- */
 
+/* SESSIONS' output: the count covers the caller's own open session, each entry is sane. */
+static void check_sessions_out(struct fz *f, const struct pmcdrv_sessions *q,
+			       const unsigned char *entries)
+{
+	const struct pmcdrv_session_info *e;
+	unsigned int i, n = q->nr_entries < q->nr_sessions ? q->nr_entries : q->nr_sessions;
+
+	if (!q->nr_sessions)
+		violation(f, "SESSIONS: nr_sessions 0 with the caller's own session open");
+	for (i = 0; i < n; i++) {
+		e = (const struct pmcdrv_session_info *)(entries + (size_t)i * q->entry_size);
+		if (!e->id || !memchr(e->comm, '\0', sizeof(e->comm)) ||
+		    e->nr_events > PMCDRV_MAX_EVENTS || e->reserved[0] || e->reserved[1])
+			violation(f, "SESSIONS entry %u: id %llu, nr_events %u, comm unterminated or reserved set",
+				  i, (unsigned long long)e->id, e->nr_events);
+		if (!all_zero((const unsigned char *)e + sizeof(*e), q->entry_size - sizeof(*e)))
+			violation(f, "SESSIONS entry %u: bytes past the kernel's layout not zeroed", i);
+	}
+}
+
 static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 {
 	unsigned char buf[2 * 4096 + 64] __attribute__((aligned(8)));
@@ -945,6 +971,9 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 	struct expect ex = { .ok = true };
 	struct cfg_props cp = { 0 };
 	struct pmcdrv_config cin;
+	struct pmcdrv_sessions *q = (struct pmcdrv_sessions *)buf;
+	struct pmcdrv_revoke *rv = (struct pmcdrv_revoke *)buf;
+	unsigned char *entries = NULL;
 	enum target t = T_NR;
 	uint32_t size = (uint32_t)ks;
 	long r;
@@ -978,6 +1007,21 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 			for (len = 4; len < offsetof(struct pmcdrv_read, reserved); len++)
 				buf[len] = (unsigned char)rnd(f);
 		break;
+	case K_SESSIONS:
+		/* A few entries, of the kernel's size or larger, into a buffer of their size. */
+		q->nr_entries = rn(f, 5);
+		q->entry_size = sizeof(struct pmcdrv_session_info) + (chance(f, 20) ? 8 * rn(f, 64) : 0);
+		entries = calloc(q->nr_entries + 1, q->entry_size);
+		if (!entries)
+			return;
+		q->entries = (unsigned long)entries;
+		ex.errs = eb(ENOMEM);
+		break;
+	case K_REVOKE:
+		/* Never one of the sessions: ESRCH as root, EPERM otherwise. */
+		rv->id = (1ULL << 63) | rnd(f);
+		ex = (struct expect){ .ok = false, .errs = eb(ESRCH) | eb(EPERM), .why = "no such session" };
+		break;
 	default:
 		abort();
 	}
@@ -1001,10 +1045,29 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 					in->reserved0 = 1 + rn(f, 1000);
 				else
 					in->reserved[rn(f, sizeof(in->reserved) / sizeof(in->reserved[0]))] = rnd(f) | 1;
+			} else if (k == K_SESSIONS) {
+				q->reserved[rn(f, 2)] = rnd(f) | 1;
+			} else if (k == K_REVOKE) {
+				if (chance(f, 50))
+					rv->flags = 1 + rn(f, 1000);
+				else
+					rv->reserved[rn(f, 2)] = rnd(f) | 1;
 			} else {
 				rd->reserved[rn(f, sizeof(rd->reserved) / sizeof(rd->reserved[0]))] = rnd(f) | 1;
 			}
 			ex = inv;
+		} else if (k == K_SESSIONS) {
+			/* An entry size below the first layout, or entries nowhere. */
+			if (chance(f, 50)) {
+				q->nr_entries = 1 + rn(f, 4);
+				q->entry_size = rn(f, sizeof(struct pmcdrv_session_info));
+				ex = (struct expect){ .ok = false, .errs = eb(EINVAL), .why = "entry size" };
+			} else {
+				q->entries = chance(f, 50) ? 0 : (unsigned long)rnd(f) | (1UL << 63);
+				/* OK when nothing is written: no entry asked for. */
+				ex = (struct expect){ .ok = true, .errs = eb(EFAULT),
+						      .why = "entries nowhere" };
+			}
 		}
 		break;
 	case M_NZTAIL:
@@ -1020,7 +1083,7 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		ex = (struct expect){ .ok = false, .errs = eb(EFAULT), .why = "bad pointer" };
 		break;
 	case M_RDONLY:
-		if (k != K_ATTACH) {	/* output to a read-only page */
+		if (k != K_ATTACH && k != K_REVOKE) {	/* output to a read-only page */
 			ex.ok = false;
 			ex.errs |= eb(EFAULT);
 		}
@@ -1029,6 +1092,10 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		for (len = 4; len < ks; len++)
 			buf[len] = chance(f, 70) ? 0 : (unsigned char)rnd(f);
 		ex = (struct expect){ .ok = true, .errs = abi_set[k] };
+		if (k == K_SESSIONS)	/* never past the buffer: count alone, or nowhere */
+			q->entries = q->nr_entries ? (unsigned long)rnd(f) | (1UL << 63) : 0;
+		if (k == K_REVOKE)	/* never one of the sessions */
+			rv->id |= 1ULL << 63;
 		break;
 	default:
 		break;
@@ -1043,6 +1110,10 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		      ((unsigned long)rn(f, _IOC_SIZEMASK + 1) << _IOC_SIZESHIFT);
 	arg = place(f, m, buf, len);
 	e = judge(f, fd, k, cmd, arg, mut_names[m], ex, &r);
+	if (k == K_SESSIONS && !e && m != M_NULL && m != M_BADPTR && m != M_STRADDLE &&
+	    m != M_RDONLY && entries)
+		check_sessions_out(f, (struct pmcdrv_sessions *)f->arena, entries);
+	free(entries);
 	if (e || m == M_NULL || m == M_BADPTR || m == M_STRADDLE || m == M_RDONLY)
 		return;
 	/* Success: the output. */
@@ -1095,9 +1166,9 @@ static void op_bad_cmd(struct fz *f, int fd)
 	int e;
 
 	switch (rn(f, 3)) {
-	case 0:		/* our type, unknown number (0x08 is READ_SELF) */
+	case 0:		/* our type, unknown number (0x0a is REVOKE) */
 		type = PMCDRV_IOC_MAGIC;
-		nr = 9 + rn(f, 247);
+		nr = 11 + rn(f, 245);
 		dir = rn(f, 4);
 		what = "unknown nr";
 		break;
@@ -2093,9 +2164,9 @@ static void final_checks(void)
 		violation(NULL, "open at the end: %s", ename(errno));
 		return;
 	}
-	memset(&in, 0, sizeof(in));
-	in.size = sizeof(in);
-	if (ioctl(fd, PMCDRV_IOC_INFO, &in)) {
+	/* The claim lingers 1 s after the last session stops counting (design.md). */
+	errno = pmcdev_wait_unclaimed(fd, 3000, &in);
+	if (errno && errno != ETIMEDOUT) {
 		violation(NULL, "INFO at the end: %s", ename(errno));
 	} else if (opt_exclusive && ((in.flags & PMCDRV_INFO_CLAIMED) || in.in_use_hw ||
 				      in.in_use_reserved)) {
