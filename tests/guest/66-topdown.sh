@@ -224,8 +224,21 @@ check "mux: bad-spec is 1/8 of the (scaled) slots within slots/255 (loop: J = N/
 out=$(pmcctl stat -a --topdown --td-level 1 -x, -- $loop $N 2>&1 >/dev/null | grep -v '^$' | tail -n 1)
 check "stat -a --topdown -x,: four level-1 shares that sum to 100% ($out)" \
 	awk -F, '{ s = $1 + $2 + $3 + $4; exit !(NF >= 4 && s > 99.5 && s < 100.5) }' <<<"$out"
-pmcctl stat -a --topdown -A -- true 2>/dev/null
-expect_eq "stat --topdown -A: refused (2)" "$?" 2
+# -A: one line per CPU after a header, each CPU's own shares (a CPU that counted
+# no slots has none, as perf prints it); -I: the interval's time first.
+out=$(pmcctl stat -a -A --topdown --td-level 1 -x, -- $loop $N 2>&1 >/dev/null | grep -v '^$')
+check "stat -a -A --topdown -x,: a header, a line per CPU, each with shares sums to 100% ($(tr '\n' ' ' <<<"$out"))" \
+	awk -F, 'NR == 1 { ok = $1 == "cpu" && $2 == "Retiring"; next }
+		 $1 ~ /^CPU[0-9]+$/ { n++; if (NF < 5) next; m++; s = $2 + $3 + $4 + $5; if (!(s > 99.5 && s < 100.5)) bad++ }
+		 END { exit !(ok && n == '"$(nproc)"' && m >= 1 && !bad) }' <<<"$out"
+out=$(pmcctl stat -a -I 100 --topdown --td-level 1 -x, -- $loop $(n 800000) 2>&1 >/dev/null | grep -v '^$')
+check "stat -a -I 100 --topdown -x,: a header, then intervals of four shares summing to 100% ($(head -c 300 <<<"$out" | tr '\n' ' '))" \
+	awk -F, 'NR == 1 { ok = $1 ~ /^ *time$/ && $2 == "Retiring"; next }
+		 { n++; s = $2 + $3 + $4 + $5; if (!($1 > 0 && s > 99.5 && s < 100.5)) bad++ }
+		 END { exit !(ok && n >= 1 && !bad) }' <<<"$out"
+pmcctl stat -a -I 100 --topdown -- $loop $N 2>&1 >/dev/null | head -n 1 >/tmp/td.hdr
+check "stat -I --topdown: the text header names the metrics after the time column" \
+	grep -q '^#           time  *Retiring  *Bad Speculation' /tmp/td.hdr
 
 # ---- Four sessions at once on the CPUs: each keeps its own pair ----------------
 # Their tasks switch on the same CPUs, so each start resets the pair after

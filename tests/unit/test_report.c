@@ -567,10 +567,61 @@ static void test_topdown(void)
 	fx.r.format = REPORT_CSV;
 	f = open_memstream(&out, &len);
 	CU_ASSERT_FATAL(f != NULL);
-	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1);
+	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, true);
 	fclose(f);
 	/* an empty line where text has the names, as perf 6.1 prints it */
 	CU_ASSERT_STRING_EQUAL(out, "\n12.5,12.5,18.8,56.2,\n");
+	free(out);
+}
+
+/* stat --topdown with -I and -A: each CPU's own metrics, the interval's time first. */
+static void test_topdown_interval_per_cpu(void)
+{
+	/* CPU0 as test_topdown's loop; CPU1 all retiring but a quarter back-end bound */
+	static const double v0[] = { 1600000, 200000, 200000, 300000, 900000 };
+	static const double v1[] = { 800000, 150000, 0, 0, 50000 };
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	unsigned int e;
+	FILE *f;
+
+	fx_init_stat(&fx, "{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
+			  "topdown-be-bound}", "'system wide'");
+	for (e = 0; e < 5; e++) {
+		fx_row(&fx, e, "CPU0", v0[e], 0);
+		fx_row(&fx, e, "CPU1", v1[e], 0);
+	}
+	fx.r.interval = 1.000123456;
+	fx.r.format = REPORT_CSV;
+	f = open_memstream(&out, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, true);
+	fx.r.interval = 2.000123456;
+	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, false);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(out,
+		"            time,cpu,Retiring,Bad Speculation,Frontend Bound,Backend Bound,\n"
+		"     1.000123456,CPU0,12.5,12.5,18.8,56.2,\n"
+		"     1.000123456,CPU1,75.0,0.0,0.0,25.0,\n"
+		"     2.000123456,CPU0,12.5,12.5,18.8,56.2,\n"
+		"     2.000123456,CPU1,75.0,0.0,0.0,25.0,\n");
+	free(out);
+
+	/* Text, -I alone: the names after perf's time column, then the sum's percentages */
+	fx.n = 0;
+	for (e = 0; e < 5; e++)
+		fx_row(&fx, e, NULL, v0[e] + v1[e], 0);
+	fx.r.format = REPORT_TEXT;
+	fx.r.interval = 1.000123456;
+	out = NULL;
+	f = open_memstream(&out, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, true);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(out,
+		"#           time             Retiring      Bad Speculation       Frontend Bound        Backend Bound \n"
+		"     1.000123456                19.4%                11.1%                16.7%                52.8% \n");
 	free(out);
 }
 
@@ -599,6 +650,7 @@ void register_report_tests(void)
 		{ "multiplexed: (xx.xx%), <not counted>", test_multiplexed },
 		{ "events by code, long names, big counts", test_raw_names },
 		{ "--topdown: perf's metrics, metric-only CSV", test_topdown },
+		{ "stat --topdown -I -A: per CPU, per interval", test_topdown_interval_per_cpu },
 	};
 	UNIT_ADD_SUITE("report", tests);
 	/* Without jq this would pass with no assertion: say it is skipped instead. */

@@ -132,7 +132,7 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 				(double)last->times[i].time_running);
 	}
 	if (o->topdown)
-		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level);
+		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, true);
 	else
 		report_print(f, &r, rows, o->c.events.n);
 }

@@ -68,7 +68,7 @@ static void stat_usage(FILE *f)
 	      "      --no-scale       print their raw counts instead\n"	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
 	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
 	      "      --topdown        top-down analysis of the CPUs, as perf stat -a --topdown (see\n"
-	      "                       'pmcctl run --help'); not with -A or -I\n"
+	      "                       'pmcctl run --help'); per CPU with -A, per interval with -I\n"
 	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
@@ -162,11 +162,6 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		return ex;
 	if (o->td_level && !o->topdown) {
 		fprintf(stderr, "pmcctl stat: --td-level goes with --topdown\n");
-		return -EINVAL;
-	}
-	if (o->topdown && (o->per_cpu || o->interval_ms)) {
-		fprintf(stderr, "pmcctl stat: --topdown prints the CPUs' sum once; with -A or -I it is "
-			"not implemented\n");
 		return -EINVAL;
 	}
 	if (!o->all && !o->cpus_given) {
@@ -355,7 +350,8 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n)
  * @elapsed: the seconds the counts cover (the interval with -I).
  */
 static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_evlist *ev,
-			 struct stat_cpu *cpus, unsigned int n, double interval, double elapsed)
+			 struct stat_cpu *cpus, unsigned int n, double interval, double elapsed,
+			 bool first)
 {
 	unsigned int nrows = o->per_cpu ? ev->n * n : ev->n, e, i, k = 0;
 	struct report_row *rows = calloc(nrows, sizeof(*rows));
@@ -419,7 +415,7 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 		}
 	}
 	if (o->topdown)
-		report_print_topdown(f, &r, rows, nrows, o->td_level);
+		report_print_topdown(f, &r, rows, nrows, o->td_level, first);
 	else
 		report_print(f, &r, rows, nrows);
 	fflush(f);
@@ -549,7 +545,8 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 
 	*t_last = t0;
 	next_print = interval > 0 ? t0 + interval : INFINITY;
-	if (interval > 0) {
+	/* --topdown's header names its metrics: printed with the first interval. */
+	if (interval > 0 && !o->topdown) {
 		struct report hr = { .format = count_format(&o->c) };
 
 		report_interval_header(f, &hr, o->per_cpu);
@@ -564,7 +561,7 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 			if (ex)
 				return ex;
 			/* Rates such as CPUs utilized are per interval. */
-			print_counts(f, o, ev, cpus, n, t - t0, t - *t_last);
+			print_counts(f, o, ev, cpus, n, t - t0, t - *t_last, *t_last == t0);
 			*t_last = t;
 			for (i = 0; i < n; i++)
 				cpus[i].prev = cpus[i].now;
@@ -662,10 +659,10 @@ static int stat_cpus(int argc, char **argv, int *code)
 			for (i = 0; i < n && cpus[i].now.time_enabled == cpus[i].prev.time_enabled; i++)
 				;
 			if (i < n)
-				print_counts(out, &o, &events, cpus, n, t - t0, t - t_last);
+				print_counts(out, &o, &events, cpus, n, t - t0, t - t_last, t_last == t0);
 		} else {
 			/* prev is still zero: the whole count. */
-			print_counts(out, &o, &events, cpus, n, -1, t - t0);
+			print_counts(out, &o, &events, cpus, n, -1, t - t0, true);
 		}
 		for (i = 0; i < n; i++)
 			report_read_warnings("stat", &cpus[i].now);

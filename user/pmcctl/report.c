@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output.h"
@@ -363,37 +364,129 @@ int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsign
 	return (int)m;
 }
 
-void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
-			  unsigned int n, unsigned int level)
+/* A metric's column width in text: perf's METRIC_ONLY_LEN, or its name and a blank. */
+static int td_width(const struct td_value *t)
 {
-	struct td_value t[2 * ARRAY_SIZE(td_metrics)];
-	int m = report_topdown_metrics(rows, n, level, t), i, w;
-	char val[32];
+	int len = (int)strlen(t->unit) + 1;
 
-	if (r->format == REPORT_TEXT)
-		fprintf(f, "\n Performance counter stats for %s:\n\n", r->target);
-	/*
-	 * perf's metric-only layout: the names (perf 6.1 leaves that line
-	 * blank; CSV has none), then the values below them
-	 */
-	for (i = 0; r->format == REPORT_TEXT && i < m; i++) {
-		w = (int)strlen(t[i].unit) + 1 > TD_METRIC_LEN ? (int)strlen(t[i].unit) + 1 : TD_METRIC_LEN;
-		fprintf(f, "%s%*s ", i ? "" : " ", w, t[i].unit);
+	return len > TD_METRIC_LEN ? len : TD_METRIC_LEN;
+}
+
+/*
+ * The header of the metric-only layout: text, "#           time " with -I
+ * and "CPU" with -A before the names (perf 6.1 leaves the names out with -I
+ * alone; pmcctl prints them); CSV, the same with the separator, without -I
+ * and -A none (perf prints none).
+ */
+static void td_header(FILE *f, const struct report *r, const struct td_value *t, int m,
+		      bool per_cpu)
+{
+	bool interval = r->interval >= 0;
+	int i;
+
+	if (r->format == REPORT_JSON)
+		return;
+	if (r->format == REPORT_CSV) {
+		if (!interval && !per_cpu) {	/* an empty line, as before the values without them */
+			fputc('\n', f);
+			return;
+		}
+		if (interval)
+			fprintf(f, "%*s%s", INTERVAL_LEN, "time", r->sep);
+		if (per_cpu)
+			fprintf(f, "cpu%s", r->sep);
+		for (i = 0; i < m; i++)
+			fprintf(f, "%s%s", t[i].unit, r->sep);
+		fputc('\n', f);
+		return;
+	}
+	if (interval)
+		fputs("#           time ", f);
+	/* perf 6.1's widths, which do not line up with its CPU column */
+	if (per_cpu)
+		fputs(interval ? "CPU     " : "      ", f);
+	for (i = 0; i < m; i++)
+		fprintf(f, "%s%*s ", i || interval || per_cpu ? "" : " ", td_width(&t[i]), t[i].unit);
+	fputc('\n', f);
+}
+
+/* One line of percentages, of the CPU @cpu (NULL: the total). */
+static void td_line(FILE *f, const struct report *r, const char *cpu, const struct td_value *t,
+		    int m)
+{
+	bool interval = r->interval >= 0;
+	char val[32];
+	int i;
+
+	if (r->format == REPORT_JSON) {
+		for (i = 0; i < m; i++) {
+			fputc('{', f);
+			if (interval)
+				fprintf(f, "\"interval\": %.9f, ", r->interval);
+			if (cpu)
+				fprintf(f, "\"cpu\": \"%s\", ", cpu);
+			fprintf(f, "\"metric-value\": %.6f, \"metric-unit\": \"%s\"}\n", t[i].pct,
+				t[i].unit);
+		}
+		return;
+	}
+	if (r->format == REPORT_CSV) {
+		if (interval)
+			fprintf(f, "%*.9f%s", INTERVAL_LEN, r->interval, r->sep);
+		if (cpu)
+			fprintf(f, "%s%s", cpu, r->sep);
+		for (i = 0; i < m; i++)
+			fprintf(f, "%.1f%s", t[i].pct, r->sep);
+		fputc('\n', f);
+		return;
+	}
+	if (interval)
+		fprintf(f, "%*.9f ", INTERVAL_LEN, r->interval);
+	if (cpu)
+		fprintf(f, "%-*s ", CPU_LEN, cpu);
+	for (i = 0; i < m; i++) {
+		snprintf(val, sizeof(val), "%8.1f%%", t[i].pct);
+		fprintf(f, "%s%*s ", i || interval || cpu ? "" : " ", td_width(&t[i]), val);
 	}
 	fputc('\n', f);
-	for (i = 0; i < m; i++) {
-		w = (int)strlen(t[i].unit) + 1 > TD_METRIC_LEN ? (int)strlen(t[i].unit) + 1 : TD_METRIC_LEN;
-		snprintf(val, sizeof(val), "%8.1f%%", t[i].pct);
-		if (r->format == REPORT_JSON)
-			fprintf(f, "{\"metric-value\": %.6f, \"metric-unit\": \"%s\"}\n", t[i].pct,
-				t[i].unit);
-		else if (r->format == REPORT_CSV)
-			fprintf(f, "%.1f%s", t[i].pct, r->sep);
-		else
-			fprintf(f, "%s%*s ", i ? "" : " ", w, val);
+}
+
+void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
+			  unsigned int n, unsigned int level, bool header)
+{
+	struct td_value t[2 * ARRAY_SIZE(td_metrics)];
+	const char *cpu;
+	unsigned int i, j, k, nsub;
+	bool per_cpu = n && rows[0].cpu;
+	int m;
+
+	if (r->format == REPORT_TEXT && r->interval < 0)
+		fprintf(f, "\n Performance counter stats for %s:\n\n", r->target);
+	if (!per_cpu) {
+		m = report_topdown_metrics(rows, n, level, t);
+		if (header || r->interval < 0)
+			td_header(f, r, t, m, false);
+		td_line(f, r, NULL, t, m);
+	} else {
+		/* -A: each CPU's rows (in the order the CPUs first come) make its metrics. */
+		struct report_row *own = calloc(n, sizeof(*own));
+
+		for (i = 0; own && i < n; i++) {
+			for (j = 0; j < i && strcmp(rows[j].cpu, rows[i].cpu); j++)
+				;
+			if (j < i)
+				continue;
+			cpu = rows[i].cpu;
+			for (k = i, nsub = 0; k < n; k++)
+				if (!strcmp(rows[k].cpu, cpu))
+					own[nsub++] = rows[k];
+			m = report_topdown_metrics(own, nsub, level, t);
+			if (i == 0 && (header || r->interval < 0))
+				td_header(f, r, t, m, true);
+			td_line(f, r, cpu, t, m);
+		}
+		free(own);
 	}
-	if (r->format != REPORT_JSON)
-		fputc('\n', f);
-	if (r->format == REPORT_TEXT)
+	if (r->format == REPORT_TEXT && r->interval < 0)
 		print_footer(f, r);
 }

@@ -86,10 +86,13 @@ int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsign
 /*
  * perf stat --topdown's output (its metric-only layout): text, a line of
  * metric names and one of percentages; CSV (-x), the same with the
- * separator; JSON, one object per metric.  Then the footer, as report_print().
+ * separator; JSON, one object per metric.  With -I (r->interval >= 0) the
+ * interval's time leads each line, and the names come only with @header
+ * (the first interval); with rows per CPU (-A: each row's cpu set) one
+ * line per CPU.  Then, without -I, the footer, as report_print().
  */
 void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
-			  unsigned int n, unsigned int level);
+			  unsigned int n, unsigned int level, bool header);
 
 /* Text with -I: perf's column header, printed once before the first interval. */
 void report_interval_header(FILE *f, const struct report *r, bool per_cpu);
