@@ -822,13 +822,18 @@ out_unlock:
  * without memory for the mask.  A task that switches in elsewhere reads
  * @enabled there: written before the tasks' CPUs are read, with a barrier.
  */
+static bool pmcd_task_session_set(struct pmcd_session *s, bool on, cpumask_var_t *cpus)
+{
+	WRITE_ONCE(s->enabled, on);
+	smp_mb();	/* enabled, then the tasks' CPUs: pairs with __schedule()'s */
+	return alloc_cpumask_var(cpus, GFP_KERNEL) && pmcd_session_task_cpus(s, *cpus);
+}
+
 static void pmcd_task_session_enable(struct pmcd_session *s)
 {
 	cpumask_var_t cpus;
 
-	WRITE_ONCE(s->enabled, true);
-	smp_mb();	/* enabled, then the tasks' CPUs: pairs with __schedule()'s */
-	if (zalloc_cpumask_var(&cpus, GFP_KERNEL) && pmcd_session_task_cpus(s, cpus))
+	if (pmcd_task_session_set(s, true, &cpus))
 		on_each_cpu_mask(cpus, pmcd_ipi_start, s, 1);
 	else
 		on_each_cpu(pmcd_ipi_start, s, 1);
@@ -839,9 +844,7 @@ static void pmcd_task_session_disable(struct pmcd_session *s)
 {
 	cpumask_var_t cpus;
 
-	WRITE_ONCE(s->enabled, false);
-	smp_mb();	/* enabled, then the tasks' CPUs: pairs with __schedule()'s */
-	if (zalloc_cpumask_var(&cpus, GFP_KERNEL) && pmcd_session_task_cpus(s, cpus)) {
+	if (pmcd_task_session_set(s, false, &cpus)) {
 		/* And wherever its counters are still loaded. */
 		cpumask_or(cpus, cpus, &s->loaded);
 		pmcd_session_stop_on(s, cpus);
