@@ -231,11 +231,12 @@ check "stat -a -A --topdown -x,: a header, a line per CPU, each with shares sums
 	awk -F, 'NR == 1 { ok = $1 == "cpu" && $2 == "Retiring"; next }
 		 $1 ~ /^CPU[0-9]+$/ { n++; if (NF < 5) next; m++; s = $2 + $3 + $4 + $5; if (!(s > 99.5 && s < 100.5)) bad++ }
 		 END { exit !(ok && n == '"$(nproc)"' && m >= 1 && !bad) }' <<<"$out"
-out=$(pmcctl stat -a -I 100 --topdown --td-level 1 -x, -- $loop $(n 800000) 2>&1 >/dev/null | grep -v '^$')
-check "stat -a -I 100 --topdown -x,: a header, then intervals of four shares summing to 100% ($(head -c 300 <<<"$out" | tr '\n' ' '))" \
+# 150M iterations: 0.3 s of guest time (one instruction a ns), three intervals or more.
+out=$(pmcctl stat -a -I 100 --topdown --td-level 1 -x, -- $loop $(n 150000000) 2>&1 >/dev/null | grep -v '^$')
+check "stat -a -I 100 --topdown -x,: a header, then 3+ intervals of four shares summing to 100% ($(head -c 300 <<<"$out" | tr '\n' ' '))" \
 	awk -F, 'NR == 1 { ok = $1 ~ /^ *time$/ && $2 == "Retiring"; next }
 		 { n++; s = $2 + $3 + $4 + $5; if (!($1 > 0 && s > 99.5 && s < 100.5)) bad++ }
-		 END { exit !(ok && n >= 1 && !bad) }' <<<"$out"
+		 END { exit !(ok && n >= 3 && !bad) }' <<<"$out"
 pmcctl stat -a -I 100 --topdown -- $loop $N 2>&1 >/dev/null | head -n 1 >/tmp/td.hdr
 check "stat -I --topdown: the text header names the metrics after the time column" \
 	grep -q '^#           time  *Retiring  *Bad Speculation' /tmp/td.hdr
