@@ -144,6 +144,8 @@ else
 	rc=$?
 	expect_eq "NMI watchdog on: hardware session refused (exit 4)" "$rc" 4
 	check "NMI watchdog on: message names the fix" grep -q 'nmi_watchdog=0' <<<"$msg"
+	check "NMI watchdog on: message names the watchdog as the holder" \
+		grep -q 'perf_events users seen: the NMI watchdog' <<<"$msg"
 	check "NMI watchdog on: dmesg names the fix" grep -q 'pmcdrv: .*nmi_watchdog=0' <<<"$(dmesg)"
 	c=$(pmc_value task-clock -- true)
 	check "NMI watchdog on: software events still count" test -n "$c"
@@ -157,6 +159,8 @@ else
 	rc=$?
 	if [ "$rc" = 4 ]; then
 		pass "perf counting: pmcdrv refuses cleanly (exit 4)"
+		check "perf counting: the refusal names perf's process" \
+			grep -qE "perf_events users seen: .*pid [0-9]+ \(perf\)" <<<"$mine"
 	else
 		expect_eq "perf counting: pmcdrv exact" \
 			"$(awk -F, '$3 == "instructions:u" { print $1 }' <<<"$mine")" "$p1"

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pmcctl: what a failure means and its fix, said once for every command. */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -86,12 +90,93 @@ int device_error(const char *cmd, const char *device, int err)
 	return -ENODEV;
 }
 
+/* Does process @pid have a perf_event file open (as far as /proc lets the caller see)? */
+static bool has_perf_fd(const char *pid)
+{
+	char path[PATH_MAX], link[64];
+	struct dirent *d;
+	bool found = false;
+	DIR *dir;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while (!found && (d = readdir(dir))) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid, d->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		found = !strcmp(link, "anon_inode:[perf_event]");
+	}
+	closedir(dir);
+	return found;
+}
+
+/*
+ * Who may hold the PMU against pmcdrv, into @buf: the NMI watchdog when it
+ * is on, and the processes with perf_event files open that /proc shows the
+ * caller (all of them for root), up to a few.  Empty when none is seen.
+ */
+void pmu_holders(char *buf, size_t len)
+{
+	unsigned int shown = 0, more = 0;
+	char comm[32], path[PATH_MAX], wd[8] = "";
+	struct dirent *d;
+	size_t off = 0;
+	DIR *proc;
+	FILE *f;
+
+	buf[0] = '\0';
+	f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
+	if (f) {
+		if (fgets(wd, sizeof(wd), f) && atoi(wd) > 0)
+			off += snprintf(buf + off, len - off, "the NMI watchdog (kernel.nmi_watchdog=1)");
+		fclose(f);
+	}
+	proc = opendir("/proc");
+	while (proc && (d = readdir(proc))) {
+		if (!isdigit((unsigned char)d->d_name[0]) || !has_perf_fd(d->d_name))
+			continue;
+		if (shown == 4) {
+			more++;
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		comm[0] = '\0';
+		f = fopen(path, "re");
+		if (f) {
+			if (fgets(comm, sizeof(comm), f))
+				comm[strcspn(comm, "\n")] = '\0';
+			fclose(f);
+		}
+		if (off < len)
+			off += snprintf(buf + off, len - off, "%spid %s (%s)", off ? ", " : "",
+					d->d_name, comm);
+		shown++;
+	}
+	if (proc)
+		closedir(proc);
+	if (more && off < len)
+		snprintf(buf + off, len - off, " and %u more", more);
+}
+
 int session_error(const char *cmd, const char *what, int err)
 {
+	char holders[256];
+
 	switch (err) {
 	case -EBUSY:
-		fprintf(stderr, "pmcctl %s: %s: the counters are busy: perf_events or the NMI watchdog holds the PMU\n"
-			"  fix: sudo sysctl kernel.nmi_watchdog=0, or stop the perf user, then retry\n", cmd, what);
+		pmu_holders(holders, sizeof(holders));
+		fprintf(stderr, "pmcctl %s: %s: the counters are busy: perf_events or the NMI watchdog holds the PMU\n",
+			cmd, what);
+		if (holders[0])
+			fprintf(stderr, "  perf_events users seen: %s\n", holders);
+		fprintf(stderr, "  fix: sudo sysctl kernel.nmi_watchdog=0, or stop the perf user, then retry\n");
 		return -EBUSY;
 	case -EACCES:
 		fprintf(stderr, "pmcctl %s: %s: this needs CAP_PERFMON (or root) under kernel.perf_event_paranoid: "
@@ -120,9 +205,14 @@ int session_error(const char *cmd, const char *what, int err)
 
 int attach_busy_error(const char *cmd, const char *what, const char *excluder)
 {
-	fprintf(stderr, "pmcctl %s: %s: %s, and CPU and task sessions exclude each other; or %s\n"
-		"  fix: wait for that count to end; or free the PMU (sudo sysctl kernel.nmi_watchdog=0, "
-		"or stop the perf user); then retry\n",
+	char holders[256];
+
+	pmu_holders(holders, sizeof(holders));
+	fprintf(stderr, "pmcctl %s: %s: %s, and CPU and task sessions exclude each other; or %s\n",
 		cmd, what, excluder, pmc_session_strerror(-EBUSY, PMCDRV_IOC_ENABLE));
+	if (holders[0])
+		fprintf(stderr, "  perf_events users seen: %s\n", holders);
+	fprintf(stderr, "  fix: wait for that count to end; or free the PMU (sudo sysctl kernel.nmi_watchdog=0, "
+		"or stop the perf user); then retry\n");
 	return -EBUSY;
 }

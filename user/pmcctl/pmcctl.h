@@ -111,6 +111,12 @@ int child_exit_code(int status);
  */
 int session_error(const char *cmd, const char *what, int err);
 /*
+ * Who may hold the PMU against pmcdrv, for a busy message: the NMI watchdog
+ * when it is on, and processes with perf_event files open that /proc shows
+ * the caller (a few, then "and N more"); empty when none is seen.
+ */
+void pmu_holders(char *buf, size_t len);
+/*
  * EBUSY at ATTACH: @excluder ("'pmcctl stat' counts whole CPUs now") may
  * hold the sessions of the other kind, or perf_events the PMU; says both
  * with their fixes and returns -EBUSY.
