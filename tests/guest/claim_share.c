@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -400,8 +401,10 @@ static int nobody_lists(int fd, __u64 id)
 static void test_sessions_and_revoke(void)
 {
 	struct pmcdrv_config c = ins_config(), c2;
+	const struct pmcdrv_self_page *page;
 	struct pmcdrv_session_info d;
 	struct pmcdrv_read r;
+	void *p2;
 	int fd = pmcdev_open(dev), fd2, e;
 	char comm[16] = "";
 	FILE *f;
@@ -458,6 +461,30 @@ static void test_sessions_and_revoke(void)
 	      e, d.flags);
 	e = wait_unclaimed();
 	CHECK(&st, !e, "revoked: the PMU is let go", "%s", strerror(e));
+	close(fd);
+
+	/* A self-read page of a revoked session stops counting; no new page. */
+	fd = pmcdev_open(dev);
+	c = ins_config();
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
+	if (!e)
+		e = pmcdev_attach(fd, 0, 0);
+	page = e ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(&st, page != MAP_FAILED && (page->flags & PMCDRV_SELF_COUNTING) && page->events[0].index,
+	      "revoke: a self session's page counts (COUNTING, an RDPMC index)", "%s",
+	      page == MAP_FAILED ? strerror(errno) : "flags or index clear");
+	if (page != MAP_FAILED) {
+		e = revoke_id(fd, own_id(fd));
+		CHECK(&st, e == 0 && !(page->flags & PMCDRV_SELF_COUNTING) && !page->events[0].index,
+		      "revoked: the mapped page stops counting (no COUNTING, index 0)",
+		      "errno %d, flags %#x, index %u", e, page->flags, page->events[0].index);
+		p2 = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+		CHECK(&st, p2 == MAP_FAILED && errno == EOWNERDEAD, "revoked: mmap -> EOWNERDEAD",
+		      "%s", p2 == MAP_FAILED ? strerror(errno) : "mapped");
+		if (p2 != MAP_FAILED)
+			munmap(p2, 4096);
+		munmap((void *)page, 4096);
+	}
 	close(fd);
 
 	/* A CPU session's CPU is given back. */
