@@ -13,9 +13,11 @@
  *   most 1 + the loop's seconds, however many cycles;
  * - IPIs at most PER_CYCLE_IPIS per cycle and other CPU: the five the
  *   cycle broadcasts (the claim's three, close's stop and the claim's
- *   release; DISABLE and ENABLE reach only the CPU of the session's task,
- *   this one), with room for the kernel's own.  Measured on the emulated
- *   PMU, 2 CPUs: 5.4 per cycle on Debian's 6.1, 6.6 on the debug kernel;
+ *   release, which comes at once when the last session with hardware
+ *   events closes; DISABLE and ENABLE reach only the CPU of the session's
+ *   task, this one), with room for the kernel's own.  Measured on the
+ *   emulated PMU, 2 CPUs: 5.6 per cycle on Debian's 6.1, 6.8 on the debug
+ *   kernel;
  *   7.6 when DISABLE and ENABLE went to every CPU, and 83 when the probes
  *   were also registered and unregistered at every cycle (text patching's
  *   syncs).  Where DISABLE and ENABLE go is checked by cross_cpu().
