@@ -3,8 +3,9 @@
 #
 # The in-guest half of bench/run: pmcdrv against Debian's perf on
 # the same work, in one guest with the emulated PMU.  Run by bench/run as
-#   tests/vm/run -- bench/guest.sh [ROUNDS REPS TRACE_ROUNDS READS STARTS CPU WARMUP_MS]
-# with pmcdrv loaded.  Prints one line per figure:
+#   tests/vm/run -- bench/guest.sh [ROUNDS REPS TRACE_ROUNDS READS STARTS CPU WARMUP_MS [ONLY]]
+# with pmcdrv loaded; ONLY=B8 runs B8 alone (the top-down pair: a second
+# guest on the emulated Sapphire Rapids, tests/vm/run --pmu-model spr).  Prints one line per figure:
 #   BENCH bench=B2 tool=pmcdrv events=2 mode=inherit metric=ns_per_round value=... [more k=v]
 # and ends with "BENCH-DONE".  Exits non-zero when a measured command failed.
 #
@@ -23,6 +24,7 @@ READS=${4:-2000}	# self-reads per tool (B3)
 STARTS=${5:-10}		# start-ups per tool (B4)
 CPU=${6:-0}		# the CPU the ping-pong is pinned to
 WARMUP=${7:-50}		# ms of ping-pong before the timed round trips (bench/pingpong.c)
+ONLY=${8:-}		# B8: the top-down pair alone
 PMCDRV_KO=${PMCDRV_KO:-kmod/pmcdrv.ko}
 pp=build/bench/pingpong
 ppr=build/bench/pingpong-rdpmc
@@ -40,6 +42,8 @@ declare -A EV=(
 NEVENTS="1 2 4 7"
 # B7's: the scrub's cost grows with the counters the other session used.
 NEVENTS7="1 2 7"
+# B8's: fixed counter 3 and PERF_METRICS, as perf stat --topdown's level 1 group.
+EV8='{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound}:u'
 
 bench() { echo "BENCH $*"; }
 err() { echo "bench: $*" >&2; failed=1; }
@@ -50,15 +54,17 @@ median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[in
 # build/bench/pingpong-rdpmc, whose processes count themselves (B7: TOOL is
 # its mode, none, pmcdrv, pmcdrv-shared or perf).
 cmd() {
-	local b=$1 tool=$2 n=$3 mode=$4 inh=()
+	local b=$1 tool=$2 n=$3 mode=$4 inh=() ev
 	if [ "$b" = B7 ]; then
 		echo "$ppr $tool ${EV[$n]:-instructions:u}"	# none: counts nothing
 		return
 	fi
 	[ "$mode" = no-inherit ] && inh=(--no-inherit)
+	ev=${EV[$n]:-}
+	[ "$b" = B8 ] && ev=$EV8
 	case $tool in
-	pmcdrv) echo "pmcctl run -x, -o /tmp/bench.counts -e ${EV[$n]} ${inh[*]} -- $pp" ;;
-	perf) echo "perf stat -x, -o /tmp/bench.counts -e ${EV[$n]} ${inh[*]} -- $pp" ;;
+	pmcdrv) echo "pmcctl run -x, -o /tmp/bench.counts -e $ev ${inh[*]} -- $pp" ;;
+	perf) echo "perf stat -x, -o /tmp/bench.counts -e $ev ${inh[*]} -- $pp" ;;
 	*) echo "$pp" ;;
 	esac
 }
@@ -178,6 +184,27 @@ bench "bench=info metric=perf_version value=$(perf --version | awk '{ print $3 }
 bench "bench=info metric=cpu value=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //; s/ /_/g')"
 bench "bench=info metric=params rounds=$ROUNDS reps=$REPS trace_rounds=$TROUNDS reads=$READS starts=$STARTS cpu=$CPU warmup_ms=$WARMUP"
 [ -x $pp ] && [ -x $ppr ] && [ -x build/bench/selfread ] || { echo "bench: build/bench/ not built (bench/run builds it)" >&2; exit 2; }
+
+# ---- B8 alone: the top-down pair (slots and PERF_METRICS), on its own guest -----------------
+# pmcdrv saves and restores the pair as one unit at a switch (docs/design.md,
+# "Topdown metrics"); perf does the same (saved_slots, saved_metric).  Timed
+# and traced as B2, against this guest's own untracked run.
+if [ "$ONLY" = B8 ]; then
+	echo "bench: B8 the top-down pair ($EV8)"
+	bench "bench=info8 metric=cpu value=$(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //; s/ /_/g')"
+	[ -e /sys/bus/event_source/devices/cpu/events/topdown-retiring ] ||
+		err "B8: this guest's PMU has no topdown events (not the spr model?)"
+	for f in time trace; do
+		${f}_case B8 none 0 none untracked
+		for mode in inherit no-inherit; do
+			for tool in pmcdrv perf; do
+				${f}_case B8 "$tool" 5 "$mode" "$tool-td-$mode"
+			done
+		done
+	done
+	echo "BENCH-DONE failed=$failed"
+	exit "$failed"
+fi
 
 echo "bench: timing pass (B1, B2)"
 pass time
