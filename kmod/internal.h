@@ -151,6 +151,14 @@ static inline void pmcd_session_put(struct pmcd_session *s)
 	kref_put(&s->ref, pmcd_session_release);
 }
 
+/* Calls on a session: EOWNERDEAD once revoked, EBADFD before CONFIG.  s->lock held. */
+static inline int pmcd_configured(const struct pmcd_session *s)
+{
+	if (s->revoked)
+		return -EOWNERDEAD;
+	return s->configured ? 0 : -EBADFD;
+}
+
 /* track.c: the tracked tasks */
 struct pmcd_task_ctx *pmcd_lookup(struct task_struct *t);
 void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct task_struct *t);

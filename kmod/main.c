@@ -303,15 +303,13 @@ static long pmcd_ioctl_sessions(void __user *uarg)
 	    (req.nr_entries && req.entry_size < PMCDRV_SESSION_INFO_SIZE_VER0) ||
 	    req.entry_size > PAGE_SIZE)
 		return -EINVAL;
-	n = min(req.nr_entries, pmcd_sessions_count());
+	n = min(req.nr_entries, pmcd_sessions_list(NULL, 0));
 	if (n) {
 		buf = kvcalloc(n, sizeof(*buf), GFP_KERNEL);
 		if (!buf)
 			return -ENOMEM;
 	}
-	err = pmcd_sessions_list(buf, n, &nr);
-	if (err)
-		goto out_free;
+	nr = pmcd_sessions_list(buf, n);
 	n = min(n, nr);
 	dst = u64_to_user_ptr(req.entries);
 	for (i = 0; i < n; i++, dst += req.entry_size) {

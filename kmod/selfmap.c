@@ -161,8 +161,8 @@ int pmcd_self_read(struct pmcd_session *s, struct pmcdrv_read *r)
 	int err;
 
 	mutex_lock(&s->lock);
-	err = -EBADFD;
-	if (!s->configured && !s->revoked)
+	err = pmcd_configured(s);
+	if (err)
 		goto out_unlock;
 	err = pmcd_self_current(s, &ctx);
 	if (err)

@@ -403,7 +403,7 @@ static void pmcd_session_describe(struct pmcd_session *s, struct pmcdrv_session_
 		memcpy(e->events, s->events, sizeof(e->events));
 }
 
-int pmcd_sessions_list(struct pmcdrv_session_info *out, unsigned int max, unsigned int *nr)
+unsigned int pmcd_sessions_list(struct pmcdrv_session_info *out, unsigned int max)
 {
 	struct pmcd_session *s;
 	unsigned int n = 0;
@@ -418,19 +418,6 @@ int pmcd_sessions_list(struct pmcdrv_session_info *out, unsigned int max, unsign
 		}
 		n++;
 	}
-	mutex_unlock(&pmcd_sessions_lock);
-	*nr = n;
-	return 0;
-}
-
-unsigned int pmcd_sessions_count(void)
-{
-	struct pmcd_session *s;
-	unsigned int n = 0;
-
-	mutex_lock(&pmcd_sessions_lock);
-	list_for_each_entry(s, &pmcd_sessions, all)
-		n++;
 	mutex_unlock(&pmcd_sessions_lock);
 	return n;
 }
@@ -867,14 +854,6 @@ static void pmcd_attached_set_enabled(struct pmcd_session *s, bool on)
 		pmcd_task_session_disable(s);
 }
 
-/* Calls on a session: EOWNERDEAD once revoked, EBADFD before CONFIG.  s->lock held. */
-static int pmcd_configured(const struct pmcd_session *s)
-{
-	if (s->revoked)
-		return -EOWNERDEAD;
-	return s->configured ? 0 : -EBADFD;
-}
-
 /*
  * ENABLE of an attached session takes its share of the claim first (EBUSY
  * when perf_events took the PMU after pmcdrv let it go), and gives it back
@@ -908,12 +887,15 @@ int pmcd_session_disable(struct pmcd_session *s)
 
 	mutex_lock(&s->lock);
 	err = pmcd_configured(s);
-	if (!err && !s->attached) {
+	if (err)
+		goto out_unlock;
+	if (!s->attached) {
 		WRITE_ONCE(s->enabled, false);	/* nothing runs anywhere yet */
-	} else if (!err && READ_ONCE(s->enabled)) {
+	} else if (READ_ONCE(s->enabled)) {
 		pmcd_attached_set_enabled(s, false);
 		pmcd_counting_put(s);
 	}
+out_unlock:
 	mutex_unlock(&s->lock);
 	return err;
 }

@@ -46,12 +46,11 @@ int pmcd_session_reset(struct pmcd_session *s);
 int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r);
 
 /*
- * Who counts: up to @max sessions described into @out, *@nr set to how
- * many there are; and how many, alone.  Revoke ends session @id for its
- * owner (CAP_PERFMON: EPERM otherwise; ESRCH, EALREADY).
+ * Who counts: up to @max sessions described into @out (none with @max 0);
+ * returns how many there are.  Revoke ends session @id for its owner
+ * (CAP_PERFMON: EPERM otherwise; ESRCH, EALREADY).
  */
-int pmcd_sessions_list(struct pmcdrv_session_info *out, unsigned int max, unsigned int *nr);
-unsigned int pmcd_sessions_count(void);
+unsigned int pmcd_sessions_list(struct pmcdrv_session_info *out, unsigned int max);
 int pmcd_session_revoke(u64 id);
 
 struct vm_area_struct;
