@@ -74,30 +74,39 @@ static int wait_unclaimed(void)
 	return e;
 }
 
-/* The session with @id as SESSIONS describes it to the caller: 0, or the errno (ENOENT: absent). */
-static int describe(int fd, __u64 id, struct pmcdrv_session_info *out)
+#define MAX_LISTED	64
+
+/* SESSIONS into @e (MAX_LISTED entries): how many it filled, or -errno. */
+static int list_sessions(int fd, struct pmcdrv_session_info *e)
 {
 	struct pmcdrv_sessions req;
-	struct pmcdrv_session_info *e;
-	unsigned int i, n = 64;
 	int err;
 
-	e = calloc(n, sizeof(*e));
-	if (!e)
-		return ENOMEM;
 	memset(&req, 0, sizeof(req));
 	req.size = sizeof(req);
-	req.nr_entries = n;
+	req.nr_entries = MAX_LISTED;
 	req.entry_size = sizeof(*e);
 	req.entries = (unsigned long)e;
 	err = pmcdev_io(fd, PMCDRV_IOC_SESSIONS, &req);
-	if (!err) {
-		err = ENOENT;
-		for (i = 0; i < req.nr_sessions && i < n; i++) {
-			if (e[i].id == id) {
-				*out = e[i];
-				err = 0;
-			}
+	if (err)
+		return -err;
+	return req.nr_sessions < MAX_LISTED ? (int)req.nr_sessions : MAX_LISTED;
+}
+
+/* The session with @id as SESSIONS describes it to the caller: 0, or the errno (ENOENT: absent). */
+static int describe(int fd, __u64 id, struct pmcdrv_session_info *out)
+{
+	struct pmcdrv_session_info *e = calloc(MAX_LISTED, sizeof(*e));
+	int i, n, err = ENOMEM;
+
+	if (!e)
+		return err;
+	n = list_sessions(fd, e);
+	err = n < 0 ? -n : ENOENT;
+	for (i = 0; i < n; i++) {
+		if (e[i].id == id) {
+			*out = e[i];
+			err = 0;
 		}
 	}
 	free(e);
@@ -107,37 +116,47 @@ static int describe(int fd, __u64 id, struct pmcdrv_session_info *out)
 /* The id of the session on @fd: the newest session whose opener is this process. */
 static __u64 own_id(int fd)
 {
-	struct pmcdrv_sessions req;
-	struct pmcdrv_session_info *e;
-	unsigned int i, n = 64;
+	struct pmcdrv_session_info *e = calloc(MAX_LISTED, sizeof(*e));
 	__u64 id = 0;
+	int i, n;
 
-	e = calloc(n, sizeof(*e));
 	if (!e)
 		return 0;
-	memset(&req, 0, sizeof(req));
-	req.size = sizeof(req);
-	req.nr_entries = n;
-	req.entry_size = sizeof(*e);
-	req.entries = (unsigned long)e;
-	if (!pmcdev_io(fd, PMCDRV_IOC_SESSIONS, &req)) {
-		for (i = 0; i < req.nr_sessions && i < n; i++)
-			if (e[i].pid == getpid() && e[i].id > id)
-				id = e[i].id;
-	}
+	n = list_sessions(fd, e);
+	for (i = 0; i < n; i++)
+		if (e[i].pid == getpid() && e[i].id > id)
+			id = e[i].id;
 	free(e);
 	return id;
 }
 
-static int attach_cpu(int fd, __u32 cpu)
+/* A new session of instructions:u on *@fd, configured: 0 or the errno. */
+static int config_session(int *fd)
 {
-	struct pmcdrv_attach a;
+	struct pmcdrv_config c = ins_config();
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.flags = PMCDRV_ATTACH_CPU;
-	a.cpu = cpu;
-	return pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
+	*fd = pmcdev_open(dev);
+	return pmcdev_io(*fd, PMCDRV_IOC_CONFIG, &c);
+}
+
+/*
+ * A new session of instructions:u on *@fd, configured and attached to this
+ * thread (@cpu < 0) or as a CPU session of CPU @cpu (configured inheriting,
+ * as pmcctl stat does): 0 or the errno of the step that failed.
+ */
+static int new_session(int *fd, int cpu)
+{
+	struct pmcdrv_config c = ins_config();
+	int e;
+
+	if (cpu < 0) {
+		e = config_session(fd);
+		return e ? e : pmcdev_attach(*fd, 0, 0);
+	}
+	c.flags = 0;
+	*fd = pmcdev_open(dev);
+	e = pmcdev_io(*fd, PMCDRV_IOC_CONFIG, &c);
+	return e ? e : pmcdev_attach_cpu(*fd, cpu);
 }
 
 static int revoke_id(int fd, __u64 id)
@@ -205,17 +224,14 @@ static unsigned long long counted(int fd)
  */
 static void test_disabled_lets_go(void)
 {
-	struct pmcdrv_config c = ins_config();
 	struct pmcdrv_session_info d;
 	unsigned long long held, back;
 	char why[256];
 	long long pv;
-	int fd = pmcdev_open(dev), e;
+	int fd, e;
 	__u64 id;
 
-	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
-	if (!e)
-		e = pmcdev_attach(fd, 0, 0);
+	e = new_session(&fd, -1);
 	CHECK(&st, !e, "disabled: CONFIG instructions:u, ATTACH self", "%s", strerror(e));
 	if (e) {
 		close(fd);
@@ -251,17 +267,14 @@ static void test_disabled_lets_go(void)
 /* While perf holds the PMU, ENABLE fails with EBUSY, cleanly; it works once perf is gone. */
 static void test_enable_busy(void)
 {
-	struct pmcdrv_config c = ins_config();
 	struct pmcdrv_read r;
 	struct pmcdrv_info in;
-	int fd = pmcdev_open(dev), pipefd[2], e, i, status;
+	int fd, pipefd[2], e, i, status;
 	unsigned long long v;
 	pid_t perf_pid;
 	char done;
 
-	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
-	if (!e)
-		e = pmcdev_attach(fd, 0, 0);
+	e = new_session(&fd, -1);
 	if (!e)
 		e = pmcdev_io(fd, PMCDRV_IOC_DISABLE, NULL);
 	if (!e)
@@ -310,16 +323,13 @@ static void test_enable_busy(void)
 /* A session whose tasks have all exited lets go; so does one configured and never attached. */
 static void test_idle_sessions(void)
 {
-	struct pmcdrv_config c = ins_config();
 	struct pmcdrv_session_info d;
-	int fd = pmcdev_open(dev), fd2, pipefd[2], e, status;
+	int fd, fd2, pipefd[2], e, status;
 	pid_t child;
 	__u64 id;
 
-	if (pipe(pipefd)) {
-		close(fd);
+	if (pipe(pipefd))
 		return;
-	}
 	child = fork();
 	if (child == 0) {
 		char x;
@@ -328,7 +338,7 @@ static void test_idle_sessions(void)
 		_exit(read(pipefd[0], &x, 1) < 0);
 	}
 	close(pipefd[0]);
-	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
+	e = config_session(&fd);
 	if (!e)
 		e = pmcdev_attach(fd, child, 0);
 	CHECK(&st, !e && claimed() == 1, "exited: a session counting a child holds the claim",
@@ -351,9 +361,7 @@ static void test_idle_sessions(void)
 	CHECK(&st, !e, "exited: ... and gives it back, no task to count", "%s", strerror(e));
 	close(fd);
 
-	fd2 = pmcdev_open(dev);
-	c = ins_config();
-	e = pmcdev_io(fd2, PMCDRV_IOC_CONFIG, &c);
+	e = config_session(&fd2);
 	CHECK(&st, !e && claimed() == 1, "configured: CONFIG checks the PMU (claimed for now)",
 	      "%s", strerror(e));
 	e = wait_unclaimed();
@@ -400,19 +408,17 @@ static int nobody_lists(int fd, __u64 id)
 
 static void test_sessions_and_revoke(void)
 {
-	struct pmcdrv_config c = ins_config(), c2;
+	struct pmcdrv_config c = ins_config();
 	const struct pmcdrv_self_page *page;
 	struct pmcdrv_session_info d;
 	struct pmcdrv_read r;
 	void *p2;
-	int fd = pmcdev_open(dev), fd2, e;
+	int fd, fd2, e;
 	char comm[16] = "";
 	FILE *f;
 	__u64 id;
 
-	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
-	if (!e)
-		e = pmcdev_attach(fd, 0, 0);
+	e = new_session(&fd, -1);
 	CHECK(&st, !e, "revoke: a counting self session", "%s", strerror(e));
 	id = own_id(fd);
 	f = fopen("/proc/self/comm", "r");
@@ -449,8 +455,7 @@ static void test_sessions_and_revoke(void)
 	CHECK(&st, e == EOWNERDEAD, "revoked: ENABLE -> EOWNERDEAD", "errno %d", e);
 	e = pmcdev_io(fd, PMCDRV_IOC_RESET, NULL);
 	CHECK(&st, e == EOWNERDEAD, "revoked: RESET -> EOWNERDEAD", "errno %d", e);
-	c2 = ins_config();
-	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c2);
+	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
 	CHECK(&st, e == EOWNERDEAD, "revoked: CONFIG -> EOWNERDEAD", "errno %d", e);
 	e = pmcdev_attach(fd, 0, 0);
 	CHECK(&st, e == EOWNERDEAD, "revoked: ATTACH -> EOWNERDEAD", "errno %d", e);
@@ -464,11 +469,7 @@ static void test_sessions_and_revoke(void)
 	close(fd);
 
 	/* A self-read page of a revoked session stops counting; no new page. */
-	fd = pmcdev_open(dev);
-	c = ins_config();
-	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
-	if (!e)
-		e = pmcdev_attach(fd, 0, 0);
+	e = new_session(&fd, -1);
 	page = e ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	CHECK(&st, page != MAP_FAILED && (page->flags & PMCDRV_SELF_COUNTING) && page->events[0].index,
 	      "revoke: a self session's page counts (COUNTING, an RDPMC index)", "%s",
@@ -488,12 +489,7 @@ static void test_sessions_and_revoke(void)
 	close(fd);
 
 	/* A CPU session's CPU is given back. */
-	fd = pmcdev_open(dev);
-	c = ins_config();
-	c.flags = 0;
-	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
-	if (!e)
-		e = attach_cpu(fd, 0);
+	e = new_session(&fd, 0);
 	CHECK(&st, !e, "revoke: a CPU session on CPU 0", "%s", strerror(e));
 	id = own_id(fd);
 	e = describe(fd, id, &d);
@@ -501,12 +497,7 @@ static void test_sessions_and_revoke(void)
 	      "SESSIONS: a CPU session shows its CPU", "errno %d, flags %#x", e, d.flags);
 	e = revoke_id(fd, id);
 	CHECK(&st, e == 0, "REVOKE of a CPU session", "errno %d", e);
-	fd2 = pmcdev_open(dev);
-	c = ins_config();
-	c.flags = 0;
-	e = pmcdev_io(fd2, PMCDRV_IOC_CONFIG, &c);
-	if (!e)
-		e = attach_cpu(fd2, 0);
+	e = new_session(&fd2, 0);
 	CHECK(&st, !e, "revoked CPU session: CPU 0 is free for another", "%s", strerror(e));
 	close(fd2);
 	close(fd);

@@ -386,19 +386,12 @@ static void test_self(void)
 	pmc_session_close(s);
 }
 
-static int attach_cpu_errno(int fd, uint32_t flags, int32_t pid, uint32_t cpu)
-{
-	struct pmcdrv_attach a = { .size = sizeof(a), .flags = flags, .pid = pid, .cpu = cpu };
-
-	return pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
-}
-
 static int cpu_session(int cpu, const struct pmcdrv_config *cfg)
 {
 	struct pmcdrv_config c = *cfg;
 	int fd = pmcdev_open(dev);
 
-	if (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c) || attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, (uint32_t)cpu)) {
+	if (pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c) || pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, (uint32_t)cpu)) {
 		close(fd);
 		return -1;
 	}
@@ -474,7 +467,7 @@ static int attach_cpu_as_nobody(int fd, const char *root)
 		}
 		if (setgid(65534) || setuid(65534))
 			_exit(99);
-		_exit(attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0));
+		_exit(pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, 0));
 	}
 	waitpid(child, &status, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -488,18 +481,18 @@ static void test_cpu_sessions(void)
 	int fd, fd2, e, ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
 
 	fd = pmcdev_open(dev);
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 4096);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, 4096);
 	CHECK(&st, e == EBADFD, "cpu attach before config, absent CPU -> EBADFD first", "errno %d", e);
 	pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 1, 0);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 1, 0);
 	CHECK(&st, e == EINVAL, "cpu attach: with a pid -> EINVAL", "errno %d", e);
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_ENABLE_ON_EXEC, 0, 0);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_ENABLE_ON_EXEC, 0, 0);
 	CHECK(&st, e == EINVAL, "cpu attach: with ENABLE_ON_EXEC -> EINVAL", "errno %d", e);
-	e = attach_cpu_errno(fd, 0, 0, 1);
+	e = pmcdev_attach_full(fd, 0, 0, 1);
 	CHECK(&st, e == EINVAL, "task attach: cpu field set -> EINVAL", "errno %d", e);
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 4096);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, 4096);
 	CHECK(&st, e == ENXIO, "cpu attach: no such CPU -> ENXIO", "errno %d", e);
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0x80000000U);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, 0x80000000U);
 	CHECK(&st, e == ENXIO, "cpu attach: CPU 2^31 -> ENXIO", "errno %d", e);
 	close(fd);
 
@@ -508,14 +501,14 @@ static void test_cpu_sessions(void)
 	c.events[1].sw_id = PMCDRV_SW_CONTEXT_SWITCHES;
 	fd = pmcdev_open(dev);
 	pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == EOPNOTSUPP, "cpu attach: context-switches configured -> EOPNOTSUPP", "errno %d", e);
 	close(fd);
 
 	fd = sw_session();
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == 0, "cpu attach: CPU 0 -> ok", "errno %d", e);
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == EALREADY, "cpu attach: second attach -> EALREADY", "errno %d", e);
 	msleep(50);
 	r1 = read_fd(fd);
@@ -526,9 +519,9 @@ static void test_cpu_sessions(void)
 	      "n %u tasks %u flags 0x%x clock %llu", r1.nr_events, r1.nr_tasks, r1.flags,
 	      (unsigned long long)r1.values[0]);
 	fd2 = sw_session();
-	e = attach_cpu_errno(fd2, PMCDRV_ATTACH_CPU, 0, 0);
+	e = pmcdev_attach_full(fd2, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == EBUSY, "cpu attach: CPU already counted -> EBUSY", "errno %d", e);
-	e = attach_cpu_errno(fd2, 0, 0, 0);
+	e = pmcdev_attach_full(fd2, 0, 0, 0);
 	CHECK(&st, e == EBUSY, "task attach while a CPU session counts -> EBUSY", "errno %d", e);
 	close(fd2);
 
@@ -552,10 +545,10 @@ static void test_cpu_sessions(void)
 
 	/* Task sessions first: then a CPU session is refused. */
 	fd2 = sw_session();
-	e = attach_cpu_errno(fd2, 0, 0, 0);
+	e = pmcdev_attach_full(fd2, 0, 0, 0);
 	CHECK(&st, e == 0, "task attach after the CPU session closed -> ok", "errno %d", e);
 	fd = sw_session();
-	e = attach_cpu_errno(fd, PMCDRV_ATTACH_CPU, 0, 0);
+	e = pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, 0);
 	CHECK(&st, e == EBUSY, "cpu attach while a task session counts -> EBUSY", "errno %d", e);
 	close(fd);
 	close(fd2);
@@ -624,7 +617,7 @@ static void test_cpu_sessions(void)
 	      "cpu: nothing counted while the CPU is offline", "%llu -> %llu",
 	      (unsigned long long)r1.values[0], (unsigned long long)r2.values[0]);
 	fd2 = sw_session();
-	e = attach_cpu_errno(fd2, PMCDRV_ATTACH_CPU, 0, 1);
+	e = pmcdev_attach_full(fd2, PMCDRV_ATTACH_CPU, 0, 1);
 	CHECK(&st, e == ENXIO, "cpu attach: offline CPU -> ENXIO", "errno %d", e);
 	close(fd2);
 	e = set_online(1, 1);

@@ -33,16 +33,29 @@ static inline int pmcdev_io(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) < 0 ? errno : 0;
 }
 
-/* ATTACH @fd to @pid (0: the caller) with @flags: 0, or the errno. */
-static inline int pmcdev_attach(int fd, pid_t pid, __u32 flags)
+/* ATTACH @fd with every field given (@cpu with PMCDRV_ATTACH_CPU): 0, or the errno. */
+static inline int pmcdev_attach_full(int fd, __u32 flags, __s32 pid, __u32 cpu)
 {
 	struct pmcdrv_attach a;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.pid = pid;
 	a.flags = flags;
+	a.pid = pid;
+	a.cpu = cpu;
 	return pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
+}
+
+/* ATTACH @fd to @pid (0: the caller) with @flags: 0, or the errno. */
+static inline int pmcdev_attach(int fd, pid_t pid, __u32 flags)
+{
+	return pmcdev_attach_full(fd, flags, pid, 0);
+}
+
+/* ATTACH @fd as a CPU session of CPU @cpu: 0, or the errno. */
+static inline int pmcdev_attach_cpu(int fd, __u32 cpu)
+{
+	return pmcdev_attach_full(fd, PMCDRV_ATTACH_CPU, 0, cpu);
 }
 
 /* READ @fd's session into @r: 0, or the errno. */
