@@ -380,6 +380,9 @@ out:
 	rcu_read_unlock();
 }
 
+/* The fork pools' refill (pmcd_sched_init()). */
+static struct workqueue_struct *pmcd_pool_wq;
+
 /*
  * Track @child in @parent's session.  Called with pmcd_hash_lock held.  A
  * task has one context at most: ATTACH refuses a task whose fork has not
@@ -399,7 +402,7 @@ static void pmcd_track_child_locked(struct pmcd_task_ctx *parent, struct task_st
 	 * only below a low mark ran dry in bursts that the full pool absorbs.
 	 */
 	ctx = list_first_entry_or_null(&s->pool, struct pmcd_task_ctx, node);
-	queue_work(system_highpri_wq, &s->refill);
+	queue_work(pmcd_pool_wq, &s->refill);
 	if (!ctx) {
 		atomic64_inc(&s->lost_tasks);
 		return;
@@ -804,8 +807,21 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 	pmcd_free_wq = alloc_workqueue("pmcdrv_free", 0, 0);
 	if (!pmcd_free_wq)
 		return -ENOMEM;
+	/*
+	 * The fork pools' refill: unbound, so that it runs on whichever CPU
+	 * is free, not behind the forking task on its own CPU (a SCHED_FIFO
+	 * parent, or a storm that keeps that CPU busy); high priority, as
+	 * the forks it races; a rescuer, as it allocates.
+	 */
+	pmcd_pool_wq = alloc_workqueue("pmcdrv_pool", WQ_UNBOUND | WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	if (!pmcd_pool_wq)
+		goto err_free_wq;
 	pmcd_self_init();
 	return 0;
+
+err_free_wq:
+	destroy_workqueue(pmcd_free_wq);
+	return -ENOMEM;
 }
 
 void pmcd_sched_exit(void)
@@ -825,4 +841,6 @@ void pmcd_sched_exit(void)
 	/* Contexts queued for freeing: their grace periods, then their work. */
 	rcu_barrier();
 	destroy_workqueue(pmcd_free_wq);
+	/* Each session cancelled its refill at close. */
+	destroy_workqueue(pmcd_pool_wq);
 }

@@ -8,10 +8,11 @@
  *       is absent); every session reports EXITED and one task at most.
  *   abuse_sessions pool K
  *       An inheriting task-clock session on ourselves, SCHED_FIFO on CPU 0,
- *       forks K children that exit at once: the pool's refill work (queued
- *       on CPU 0) cannot run meanwhile, so the pool runs dry: lost_tasks > 0
- *       and LOST_TASKS are reported.  A second burst after the refill had time
- *       to run loses nothing more.
+ *       forks K children that exit at once while a SCHED_FIFO spinner holds
+ *       every other CPU: the pool's refill work (unbound) has no CPU to run
+ *       on meanwhile, so the pool runs dry: lost_tasks > 0 and LOST_TASKS are
+ *       reported.  A second burst after the refill had time to run loses
+ *       nothing more.
  *   abuse_sessions owner LOOP N
  *       An owner process opens a session, attaches to a child that runs LOOP N,
  *       and exits while the child runs; the child must finish with exit 0.
@@ -28,6 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -155,13 +157,47 @@ static int burst(int k)
 	return made;
 }
 
+/*
+ * A SCHED_FIFO spinner on each CPU but 0, forked before the session
+ * attaches (so untracked), spinning until *@stop; how many in *@n.
+ */
+static pid_t *hog_other_cpus(volatile int *stop, int *n)
+{
+	struct sched_param sp = { .sched_priority = 10 };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t *p = calloc(cpus > 1 ? (size_t)cpus : 1, sizeof(*p));
+	cpu_set_t one;
+	long c;
+
+	*n = 0;
+	for (c = 1; p && c < cpus; c++) {
+		pid_t h = fork();
+
+		if (h == 0) {
+			CPU_ZERO(&one);
+			CPU_SET(c, &one);
+			if (sched_setaffinity(0, sizeof(one), &one) ||
+			    sched_setscheduler(0, SCHED_FIFO, &sp))
+				_exit(1);
+			while (!*stop)
+				;
+			_exit(0);
+		}
+		if (h > 0)
+			p[(*n)++] = h;
+	}
+	return p;
+}
+
 static int pool(int k)
 {
 	struct sched_param sp = { .sched_priority = 10 }, zero = { 0 };
 	struct pmc_session *s;
 	struct pmcdrv_read r1, r2;
+	volatile int *stop;
+	pid_t *hogs;
 	cpu_set_t one;
-	int err, made;
+	int err, made, nhogs;
 
 	err = pmc_session_open(NULL, &s);
 	if (err) {
@@ -173,6 +209,15 @@ static int pool(int k)
 
 		pmc_session_add(s, &clk);
 	}
+	stop = mmap(NULL, sizeof(*stop), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (stop == MAP_FAILED) {
+		CHECK(&st, 0, "pool: shared flag", "%s", strerror(errno));
+		return 0;
+	}
+	*stop = 0;
+	hogs = hog_other_cpus(stop, &nhogs);
+	/* each spinner on its CPU before the burst */
+	msleep(100);
 	err = pmc_session_attach(s, 0, 0);
 	CHECK(&st, !err, "pool: inheriting session attached to itself", "%s", strerror(-err));
 	CPU_ZERO(&one);
@@ -192,11 +237,16 @@ static int pool(int k)
 			if (p[i] > 0)
 				made++;
 		}
+		*stop = 1;
 		sched_setscheduler(0, SCHED_OTHER, &zero);
 		for (i = 0; i < k; i++)
 			if (p[i] > 0)
 				waitpid(p[i], NULL, 0);
 		free(p);
+		for (i = 0; hogs && i < nhogs; i++)
+			waitpid(hogs[i], NULL, 0);
+		free(hogs);
+		munmap((void *)stop, sizeof(*stop));
 	}
 	memset(&r1, 0, sizeof(r1));
 	pmc_session_read(s, &r1);
