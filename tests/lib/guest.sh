@@ -36,6 +36,11 @@ wait_unclaimed() {
 	done
 	return 1
 }
+# near A B [TOL]: |A - B| <= TOL (0.5 by default), A not empty (percentages, floats)
+near() { awk -v a="$1" -v b="$2" -v t="${3:-0.5}" 'BEGIN { d = a - b; exit !(a != "" && d >= -t && d <= t) }'; }
+# region_td OUT REGION METRIC: a region's top-down share in the -x, output OUT of
+# pmcctl run --regions --topdown (its "region-topdown" lines)
+region_td() { awk -F, -v r="$2" -v m="$3" '$1 == "region-topdown" && $2 == r && $4 == m { print $3 }' <<<"$1"; }
 have_pmu() { [ "$(pmcctl info --json | jq -r .perfmon.available)" = true ]; }
 
 # klog_splats N: the first lines of the kernel log after line N that look like a

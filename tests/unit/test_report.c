@@ -25,6 +25,7 @@
 #include "libpmc.h"
 #include "unit.h"
 #include "report.h"
+#include "topdown.h"
 #include "golden.h"
 #include "json_check.h"
 
@@ -112,6 +113,19 @@ static char *render(const struct fixture *fx, size_t *len)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	report_print(f, &fx->r, fx->rows, fx->n);
+	CU_ASSERT_FATAL(!fclose(f));
+	return buf;
+}
+
+/* --topdown's level 1 of @fx, with its header, as report_print_topdown() prints it. */
+static char *render_topdown(const struct fixture *fx)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	report_print_topdown(f, &fx->r, fx->rows, fx->n, 1, true);
 	CU_ASSERT_FATAL(!fclose(f));
 	return buf;
 }
@@ -542,9 +556,7 @@ static void test_topdown(void)
 				       6.25, 12.5, 18.75, 37.5 };
 	struct td_value t[16];
 	struct fixture fx;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *out;
 	int i, m;
 
 	fx_init(&fx, "{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound,"
@@ -565,10 +577,7 @@ static void test_topdown(void)
 	fx.rows[2].value = 200000;
 	fx.rows[3].value = 300000;
 	fx.r.format = REPORT_CSV;
-	f = open_memstream(&out, &len);
-	CU_ASSERT_FATAL(f != NULL);
-	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, true);
-	fclose(f);
+	out = render_topdown(&fx);
 	/* an empty line where text has the names, as perf 6.1 prints it */
 	CU_ASSERT_STRING_EQUAL(out, "\n12.5,12.5,18.8,56.2,\n");
 	free(out);
@@ -615,14 +624,78 @@ static void test_topdown_interval_per_cpu(void)
 	fx.r.format = REPORT_TEXT;
 	fx.r.interval = 1.000123456;
 	out = NULL;
-	f = open_memstream(&out, &len);
-	CU_ASSERT_FATAL(f != NULL);
-	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, true);
-	fclose(f);
+	out = render_topdown(&fx);
 	CU_ASSERT_STRING_EQUAL(out,
 		"#           time             Retiring      Bad Speculation       Frontend Bound        Backend Bound \n"
 		"     1.000123456                19.4%                11.1%                16.7%                52.8% \n");
 	free(out);
+}
+
+/*
+ * --topdown without PERF_METRICS: level 1 with perf's formulas for the
+ * Skylake-era models (topdown.c), from the events td_gp_events() lists.
+ */
+static void test_topdown_gp(void)
+{
+	/*
+	 * The emulated Skylake's loop.S (tests/qemu/README.md): N = 1e6
+	 * instructions, J = N / 2 Jcc; THREAD 2N, IDQ N + J, ISSUED N + J,
+	 * RETIRE_SLOTS N, RECOVERY J.
+	 */
+	static const double v[] = { 2e6, 1.5e6, 1.5e6, 1e6, 5e5 };
+	static const double want[] = { 12.5, 31.25, 18.75, 37.5 };
+	const struct td_gp_model *skl = td_gp_model(6, 0x5e), *hsw = td_gp_model(6, 0x3c);
+	struct td_value t[16];
+	struct fixture fx;
+	char list[512], *out;
+	unsigned int i;
+
+	CU_ASSERT_FATAL(skl != NULL && hsw != NULL);
+	CU_ASSERT_STRING_EQUAL(skl->perf_name, "skylake");
+	CU_ASSERT_STRING_EQUAL(td_gp_model(6, 0x55)->perf_name, "skylakex");
+	CU_ASSERT_STRING_EQUAL(hsw->perf_name, "haswell");
+	/* Ice Lake and later have PERF_METRICS; Alder Lake's formulas differ; not family 6 */
+	CU_ASSERT_PTR_NULL(td_gp_model(6, 0x6a));
+	CU_ASSERT_PTR_NULL(td_gp_model(6, 0x97));
+	CU_ASSERT_PTR_NULL(td_gp_model(15, 0x5e));
+
+	/* One group of cycles and 4 general-purpose events */
+	CU_ASSERT_EQUAL_FATAL(td_gp_events(skl, list, sizeof(list)), 0);
+	CU_ASSERT_STRING_EQUAL(list, "{cycles,cpu/event=0x9c,umask=0x01/,cpu/event=0x0e,umask=0x01/,"
+			       "cpu/event=0xc2,umask=0x02/,cpu/event=0x0d,umask=0x01/}");
+	fx_init(&fx, list);
+	CU_ASSERT_EQUAL(fx.ev.nr_groups, 1);
+	fx_rows(&fx, v, ARRAY_SIZE(v));
+	CU_ASSERT_EQUAL_FATAL(report_topdown_metrics(fx.rows, fx.n, 1, t), 4);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_DOUBLE_EQUAL(t[i].pct, want[i], 1e-9);
+	CU_ASSERT_STRING_EQUAL(t[1].unit, "Bad Speculation");
+	/* no level 2 without PERF_METRICS */
+	CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 2, t), 0);
+	/* cycles 0: perf's division by zero, no metric */
+	fx.rows[0].value = 0;
+	CU_ASSERT_EQUAL(td_gp_level1(fx.rows, fx.n, t), 0);
+	fx.rows[0].value = 2e6;
+	/* an event missing, or never on a counter (multiplexed): none */
+	CU_ASSERT_EQUAL(td_gp_level1(fx.rows, fx.n - 1, t), 0);
+	fx.rows[4].not_counted = true;
+	CU_ASSERT_EQUAL(td_gp_level1(fx.rows, fx.n, t), 0);
+	fx.rows[4].not_counted = false;
+
+	/* Haswell: INT_MISC.RECOVERY_CYCLES is 0x0d/0x03 with cmask 1 */
+	CU_ASSERT_EQUAL_FATAL(td_gp_events(hsw, list, sizeof(list)), 0);
+	CU_ASSERT_STRING_EQUAL(list, "{cycles,cpu/event=0x9c,umask=0x01/,cpu/event=0x0e,umask=0x01/,"
+			       "cpu/event=0xc2,umask=0x02/,cpu/event=0x0d,umask=0x03,cmask=1/}");
+	fx_init_stat(&fx, list, "'system wide'");
+	fx_rows(&fx, v, ARRAY_SIZE(v));
+	CU_ASSERT_EQUAL_FATAL(report_topdown_metrics(fx.rows, fx.n, 1, t), 4);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_DOUBLE_EQUAL(t[i].pct, want[i], 1e-9);
+	fx.r.format = REPORT_CSV;
+	out = render_topdown(&fx);
+	CU_ASSERT_STRING_EQUAL(out, "\n12.5,31.2,18.8,37.5,\n");
+	free(out);
+	CU_ASSERT_EQUAL(td_gp_events(hsw, list, 20), -ENOSPC);
 }
 
 void register_report_tests(void)
@@ -651,6 +724,7 @@ void register_report_tests(void)
 		{ "events by code, long names, big counts", test_raw_names },
 		{ "--topdown: perf's metrics, metric-only CSV", test_topdown },
 		{ "stat --topdown -I -A: per CPU, per interval", test_topdown_interval_per_cpu },
+		{ "--topdown from general-purpose events", test_topdown_gp },
 	};
 	UNIT_ADD_SUITE("report", tests);
 	/* Without jq this would pass with no assertion: say it is skipped instead. */

@@ -9,6 +9,7 @@
 #include "pmcctl.h"
 #include "report.h"
 #include "run.h"
+#include "topdown.h"
 
 bool parse_long(const char *arg, long min, long max, long *out)
 {
@@ -191,6 +192,77 @@ int task_session_open(const struct run_opts *o, struct pmc_session **out)
 	return 0;
 }
 
+/*
+ * perf's #SMT_on (tools/perf/util/smt.c, Linux 6.1): the kernel's
+ * smt/active, else whether some core lists more than one CPU.
+ */
+static bool smt_on(void)
+{
+	char path[96], buf[64];
+	unsigned int cpu;
+	bool on = false;
+	FILE *f;
+
+	f = fopen("/sys/devices/system/cpu/smt/active", "r");
+	if (f) {
+		on = fgets(buf, sizeof(buf), f) && buf[0] == '1';
+		fclose(f);
+		return on;
+	}
+	for (cpu = 0; !on && cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/topology/core_cpus_list",
+			 cpu);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		on = fgets(buf, sizeof(buf), f) && strpbrk(buf, ",-");
+		fclose(f);
+	}
+	return on;
+}
+
+/* --topdown without PERF_METRICS: level 1 from general-purpose events (topdown.h). */
+static int topdown_gp_setup(struct count_opts *co, const struct pmcdrv_info *info,
+			    const struct pmc_arch_perfmon *pm, unsigned int *level, const char *cmd)
+{
+	const struct td_gp_model *m = td_gp_model(info->family, info->model);
+	char list[512], err[512];
+
+	if (!m) {
+		fprintf(stderr, "pmcctl %s: --topdown needs IA32_PERF_METRICS (PERF_CAPABILITIES bit 15 "
+			"and fixed counter 3: Ice Lake and later cores), or the general-purpose events "
+			"of perf's top-down formulas (Sandy Bridge to Cascade Lake); this CPU (family %u "
+			"model 0x%x, perfmon v%u%s) has neither\n",
+			cmd, info->family, info->model, info->perfmon_version,
+			(info->flags & PMCDRV_INFO_PDCM) ? "" : ", no PERF_CAPABILITIES");
+		return -ENODEV;
+	}
+	if (*level > 1) {
+		fprintf(stderr, "pmcctl %s: --td-level %u: without PERF_METRICS this CPU (perf's '%s' "
+			"metrics) has level 1 only (as perf: \"The max level is 1\")\n", cmd, *level,
+			m->perf_name);
+		return -EINVAL;
+	}
+	*level = 1;
+	if (smt_on()) {
+		fprintf(stderr, "pmcctl %s: --topdown: with SMT on, perf's top-down formulas for this "
+			"CPU ('%s') count both threads of a core (INT_MISC.RECOVERY_CYCLES_ANY, "
+			"CPU_CLK_UNHALTED.THREAD_ANY: the AnyThread bit), which pmcdrv does not program; "
+			"turn SMT off (echo off > /sys/devices/system/cpu/smt/control) to use it\n",
+			cmd, m->perf_name);
+		return -ENODEV;
+	}
+	/* one group: 4 general-purpose counters (topdown.h) */
+	if (pm->num_gp < 4 || td_gp_events(m, list, sizeof(list)) ||
+	    pmc_evlist_parse(&co->events, list, err, sizeof(err))) {
+		fprintf(stderr, "pmcctl %s: --topdown: the general-purpose events of perf's '%s' "
+			"formulas do not fit this PMU (%u general-purpose counters)\n", cmd,
+			m->perf_name, pm->num_gp);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *cmd)
 {
 	static const char *const l1 = "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
@@ -214,15 +286,8 @@ int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *
 		return -EIO;
 	}
 	pmc_perfmon_from_info(&info, &pm);
-	if (!pm.td_metrics) {
-		fprintf(stderr, "pmcctl %s: --topdown needs IA32_PERF_METRICS (PERF_CAPABILITIES bit 15 "
-			"and fixed counter 3: Ice Lake and later cores), which this CPU (family %u model "
-			"0x%x, perfmon v%u%s) lacks; computing the level-1 metrics from general-purpose "
-			"events, as perf's metric files do for older models, is not implemented\n",
-			cmd, info.family, info.model, info.perfmon_version,
-			(info.flags & PMCDRV_INFO_PDCM) ? "" : ", no PERF_CAPABILITIES");
-		return -ENODEV;
-	}
+	if (!pm.td_metrics)
+		return topdown_gp_setup(co, &info, &pm, level, cmd);
 	max = pm.td_metrics > PMC_TD_NR_LEVEL1 ? 2 : 1;
 	if (*level > max) {
 		fprintf(stderr, "pmcctl %s: --td-level %u: this PMU's PERF_METRICS has level 1 only "

@@ -76,7 +76,9 @@ int count_opts_check(const struct count_opts *co, const char *cmd);
 /*
  * --topdown: add slots and the PMU's PERF_METRICS fields (one group) to
  * co's events; *level: 0 asks for the PMU's deepest, set to it; more than
- * the PMU has, or no PERF_METRICS, is explained and refused.
+ * the PMU has is explained and refused.  Without PERF_METRICS, the
+ * general-purpose events of perf's level-1 formulas for the model
+ * (topdown.h), or a refusal that says why not.
  */
 int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *cmd);
 /* The report format -x and -j ask for. */

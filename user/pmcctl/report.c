@@ -8,6 +8,7 @@
 
 #include "output.h"
 #include "report.h"
+#include "topdown.h"
 
 /*
  * The text columns of perf stat 6.1 (Debian 12's linux-perf,
@@ -345,8 +346,8 @@ int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsign
 		}
 	}
 	for (k = 0; k < 4; k++) {
-		if (!have[k])
-			return 0;
+		if (!have[k])	/* no PERF_METRICS: perf's formulas of general-purpose events */
+			return level < 2 ? td_gp_level1(rows, n, out) : 0;
 		sum += v[k];
 		nonzero += v[k] > 0;
 	}

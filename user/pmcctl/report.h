@@ -79,7 +79,8 @@ struct td_value {
 /*
  * The top-down metrics of @rows (topdown-* events, level 2 only when
  * @level >= 2) in perf's order, into @out (room for 12); how many, 0 when
- * the four level-1 metrics are not there or sum to 0.
+ * the four level-1 metrics are not there or sum to 0.  Without topdown-*
+ * rows, level 1 from general-purpose events (topdown.h: td_gp_level1()).
  */
 int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsigned int level,
 			   struct td_value *out);
