@@ -22,7 +22,9 @@
 # processes map their self-read page): 2N rdpmc and no rdmsr or wrmsr
 # between two tasks of one session (each side's share of the counts); from
 # one session to another N rdpmc + 1 wrmsr to stop, N wrmsr to zero the
-# counters the other session used ("Scrubbed counters") and 1 to start.
+# counters the other session used ("Scrubbed counters") and 1 to start;
+# from one session to another where neither may execute RDPMC
+# (pingpong-rdpmc pmcdrv-ioctl) N rdpmc + 1 wrmsr to stop and 1 to start.
 #
 # make check runs it as tests/guest/55-msr-switch.sh, with
 # MSR_GUARD_PINGPONG=build/tests/pingpong (tests/guest/pingpong.c) and
@@ -63,6 +65,13 @@ bounds() {
 	rdpmc-sessions-1)	echo 4 4 4 4 ;;
 	rdpmc-sessions-2)	echo 6 6 6 6 ;;
 	rdpmc-sessions-7)	echo 16 16 16 16 ;;
+	# A session each, no self-read page (pingpong-rdpmc pmcdrv-ioctl): N
+	# rdpmc + 1 wrmsr to stop the outgoing session, 1 wrmsr to start the
+	# incoming one (the same events on the same counters: no event select
+	# differs, and nothing to scrub).
+	sessions-1)		echo 3 3 3 3 ;;
+	sessions-2)		echo 4 4 4 4 ;;
+	sessions-7)		echo 9 9 9 9 ;;
 	esac
 }
 
@@ -145,6 +154,13 @@ else
 	if [ ! -x "$ppr" ]; then
 		echo "FAIL: msr-guard: $ppr not built (bench/run or make tests builds it)"
 		failed=$((failed + 1))
+	else
+		guard sessions-1 "$ppr" pmcdrv-ioctl instructions:u
+		guard sessions-2 "$ppr" pmcdrv-ioctl instructions:u,cycles:u
+		guard sessions-7 "$ppr" pmcdrv-ioctl instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
+	fi
+	if [ ! -x "$ppr" ]; then
+		:
 	elif [ "$(cat /sys/bus/event_source/devices/cpu/rdpmc 2>/dev/null)" = 0 ] ||
 		[ ! -e /sys/bus/event_source/devices/cpu/rdpmc ]; then
 		echo "SKIP: RDPMC cases: RDPMC is not open to self-read pages here (perf's rdpmc attribute)"

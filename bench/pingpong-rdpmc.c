@@ -4,7 +4,8 @@
  * ping-pong of bench/pingpong.c between two processes that both count
  * EVENTS (pmcctl's -e syntax, hardware events) on themselves and may read
  * them with RDPMC: both address spaces have perf_rdpmc_allowed set, so
- * every switch is into an address space that may execute RDPMC.
+ * every switch is into an address space that may execute RDPMC (but with
+ * pmcdrv-ioctl, the same between two sessions without RDPMC).
  *
  *   none           no counting and no page: the same ping-pong, the baseline
  *   pmcdrv         after the fork each process opens its own libpmc session
@@ -15,6 +16,10 @@
  *   pmcdrv-shared  one session, inherited: opened and attached in the parent
  *                  before the fork; each process maps its own self-read page
  *                  after it: every switch is between two tasks of one session
+ *   pmcdrv-ioctl   as pmcdrv, but no self-read page: each process reads its
+ *                  session with the READ ioctl, and no address space may
+ *                  execute RDPMC: every switch goes from one session to
+ *                  another, with nothing to scrub
  *   perf           after the fork each process perf_event_open()s EVENTS on
  *                  itself (one group, pid 0, any CPU, no inherit) and maps
  *                  each event's page (bench/perfself.h), which sets its
@@ -27,8 +32,9 @@
  * one round trip), then ROUNDS timed round trips of two context switches
  * each.  Each process reads its own counts through RDPMC (libpmc's
  * pmc_self_read() on the page, or perf's page loop; the RDPMC path must be
- * available, else exit 1) before and after the timed round trips, outside
- * the timed part, and fails unless its first event moved: the switch path
+ * available, else exit 1), or pmcdrv-ioctl with the READ ioctl, before and
+ * after the timed round trips, outside the timed part, and fails unless
+ * its first event moved: the switch path
  * is what is measured, not the reads.  The child learns that the parent is
  * done from a last byte, so its exit is not timed either.  Prints one line,
  * bench/pingpong.c's with three more fields:
@@ -54,17 +60,18 @@
 #include "libpmc.h"
 #include "perfself.h"
 
-enum mode { M_NONE, M_PMCDRV, M_SHARED, M_PERF };
+enum mode { M_NONE, M_PMCDRV, M_SHARED, M_IOCTL, M_PERF };
 
 static const char *const mode_name[] = {
-	[M_NONE] = "none", [M_PMCDRV] = "pmcdrv", [M_SHARED] = "pmcdrv-shared", [M_PERF] = "perf",
+	[M_NONE] = "none", [M_PMCDRV] = "pmcdrv", [M_SHARED] = "pmcdrv-shared",
+	[M_IOCTL] = "pmcdrv-ioctl", [M_PERF] = "perf",
 };
 
 /* One process's counting: a libpmc self-reader, or perf fds and their pages. */
 struct counting {
 	enum mode mode;
 	unsigned int n;
-	struct pmc_session *s;		/* M_PMCDRV: its own; M_SHARED: the parent's */
+	struct pmc_session *s;		/* M_PMCDRV, M_IOCTL: its own; M_SHARED: the parent's */
 	struct pmc_self *r;
 	int fds[PMCDRV_MAX_EVENTS];
 	const volatile struct perf_event_mmap_page *pg[PMCDRV_MAX_EVENTS];
@@ -120,6 +127,9 @@ static void counting_start(struct counting *c, const struct pmc_evlist *l,
 	switch (c->mode) {
 	case M_NONE:
 		return;
+	case M_IOCTL:
+		c->s = session_open(l, false);
+		return;
 	case M_PMCDRV:
 	case M_SHARED:
 		c->s = c->mode == M_SHARED ? shared : session_open(l, false);
@@ -149,16 +159,23 @@ static void counting_start(struct counting *c, const struct pmc_evlist *l,
 	}
 }
 
-/* The first event's count, read through RDPMC (0 with mode none). */
+/* The first event's count, read through RDPMC (the READ ioctl with M_IOCTL; 0 with mode none). */
 static uint64_t counting_read(struct counting *c)
 {
 	uint64_t v[PMCDRV_MAX_EVENTS];
+	struct pmcdrv_read r;
 	unsigned int i;
 	int err;
 
 	switch (c->mode) {
 	case M_NONE:
 		return 0;
+	case M_IOCTL:
+		memset(&r, 0, sizeof(r));
+		err = pmc_session_read(c->s, &r);
+		if (err)
+			die_err("pmc_session_read", err);
+		return r.values[0];
 	case M_PMCDRV:
 	case M_SHARED:
 		err = pmc_self_read(c->r, v, c->n, NULL, NULL);
@@ -280,6 +297,6 @@ int main(int argc, char **argv)
 	       (double)(b - a) / rounds);
 	return 0;
 usage:
-	fprintf(stderr, "usage: pingpong-rdpmc none|pmcdrv|pmcdrv-shared|perf EVENTS ROUNDS [CPU [WARMUP_MS]]\n");
+	fprintf(stderr, "usage: pingpong-rdpmc none|pmcdrv|pmcdrv-shared|pmcdrv-ioctl|perf EVENTS ROUNDS [CPU [WARMUP_MS]]\n");
 	return 2;
 }
