@@ -226,7 +226,7 @@ static int topdown_gp_setup(struct count_opts *co, const struct pmcdrv_info *inf
 			    const struct pmc_arch_perfmon *pm, unsigned int *level, const char *cmd)
 {
 	const struct td_gp_model *m = td_gp_model(info->family, info->model);
-	char list[512], err[512];
+	char list[512], err[512] = "the event list does not fit its buffer";
 
 	if (!m) {
 		fprintf(stderr, "pmcctl %s: --topdown needs IA32_PERF_METRICS (PERF_CAPABILITIES bit 15 "
@@ -253,11 +253,15 @@ static int topdown_gp_setup(struct count_opts *co, const struct pmcdrv_info *inf
 		return -ENODEV;
 	}
 	/* one group: 4 general-purpose counters (topdown.h) */
-	if (pm->num_gp < 4 || td_gp_events(m, list, sizeof(list)) ||
+	if (pm->num_gp < 4) {
+		fprintf(stderr, "pmcctl %s: --topdown: the 4 general-purpose events of perf's '%s' "
+			"formulas, one group, do not fit this PMU (%u general-purpose counters)\n",
+			cmd, m->perf_name, pm->num_gp);
+		return -EINVAL;
+	}
+	if (td_gp_events(m, list, sizeof(list)) ||
 	    pmc_evlist_parse(&co->events, list, err, sizeof(err))) {
-		fprintf(stderr, "pmcctl %s: --topdown: the general-purpose events of perf's '%s' "
-			"formulas do not fit this PMU (%u general-purpose counters)\n", cmd,
-			m->perf_name, pm->num_gp);
+		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
 		return -EINVAL;
 	}
 	return 0;
