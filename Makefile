@@ -51,10 +51,14 @@ PROG_BINS	:= $(patsubst tests/progs/%.S,$(B)/progs/%,$(PROG_SRCS))
 EXAMPLE_SRCS	:= $(wildcard examples/*.c)
 EXAMPLE_BINS	:= $(patsubst examples/%.c,$(B)/examples/%,$(EXAMPLE_SRCS))
 
+# libpmc's event and metric tables, generated from the kernel's own data
+# (user/libpmc/pmu_events.h; the files are cached by user/libpmc/pmu-events-src).
+PE_GEN		:= $(B)/gen/pmu_events.c
+LIBPMC_GEN_SRCS	:= $(PE_GEN)
 obj		= $(patsubst %.c,$(B)/obj/%.o,$(1))
 uobj		= $(patsubst %.c,$(B)/unit-obj/%.o,$(1))
-LIBPMC_OBJS	:= $(call obj,$(LIBPMC_SRCS) $(COMMON_SRCS))
-LIBPMC_PIC_OBJS	:= $(patsubst %.c,$(B)/pic-obj/%.o,$(LIBPMC_SRCS) $(COMMON_SRCS))
+LIBPMC_OBJS	:= $(call obj,$(LIBPMC_SRCS) $(COMMON_SRCS) $(LIBPMC_GEN_SRCS))
+LIBPMC_PIC_OBJS	:= $(patsubst %.c,$(B)/pic-obj/%.o,$(LIBPMC_SRCS) $(COMMON_SRCS) $(LIBPMC_GEN_SRCS))
 LIBPMC_SO	:= libpmc.so.$(SOVERSION)
 # What libpmc itself links against: libpfm4 (the CPU models' event tables) and,
 # for its one-time initialization, pthread_once.
@@ -65,7 +69,7 @@ LIBPMC_LIBS	:= -lpfm -lpthread
 PUBLIC_HEADERS	:= user/libpmc/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h
 MAN_PAGES	:= docs/pmcctl.1 docs/pmcdrv.4 $(wildcard docs/libpmc.3)
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
-UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS))
+UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS) $(LIBPMC_GEN_SRCS))
 
 .PHONY: all module user examples shared install uninstall install-udev uninstall-udev dkms-source dkms-install \
 	dkms-uninstall tests deps check unit kbuild-check guest-check demo bench clean help
@@ -96,6 +100,11 @@ $(B)/obj/%.o: %.c
 $(B)/pic-obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS_COMMON) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(PE_GEN): user/libpmc/gen-pmu-events.py user/libpmc/pmu-events-src
+	@mkdir -p $(dir $@)
+	@src=$$(user/libpmc/pmu-events-src) && \
+	  python3 user/libpmc/gen-pmu-events.py "$$(echo "$$src" | sed -n 1p)" "$$(echo "$$src" | sed -n 2p)" $@
 
 $(B)/libpmc.a: $(LIBPMC_OBJS)
 	$(AR) rcs $@ $^

@@ -7,8 +7,9 @@
 set -euo pipefail
 flavour=${GUEST_FLAVOUR:-cloud-amd64}
 pkgs=(
-	# build and unit tests
-	gcc make libc6-dev libcunit1-dev libpfm4-dev
+	# build and unit tests; libpmc's event tables are generated from the kernel's
+	# own event files in linux-source-6.12 (user/libpmc/pmu-events-src)
+	gcc make libc6-dev libcunit1-dev libpfm4-dev linux-source-6.12 python3
 	# kernel module build and its quality gates (sparse; checkpatch is fetched by tests/kbuild-check.sh)
 	"linux-headers-$flavour" linux-headers-rt-amd64 kmod sparse libelf-dev perl
 	# the guest lane: Debian's QEMU and firmware, busybox, perf, msr-tools, jq

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # libpfm4 names in -e, pmcctl list with the model's events, {a,b} groups: on the
-# emulated Skylake client PMU, which libpfm4 detects as skl (its tables, not ours).
+# emulated Skylake client PMU, which libpfm4 detects as skl (its tables, not ours),
+# and the kernel's own data for it (perf's 'skylake', generated into libpmc).
 . tests/lib/guest.sh
 loop=build/progs/loop
 n=001000000
@@ -12,7 +13,7 @@ count() {
 
 # pmcctl list: the model's events, by libpfm4 (no module needed).
 out=$(pmcctl list)
-check "list: libpfm4 detects the emulated CPU as skl" grep -q 'libpfm4 PMU skl' <<<"$out"
+check "list: libpfm4 detects the emulated CPU as skl" grep -q 'from libpfm4 (PMU skl' <<<"$out"
 check "list: skl's MEM_LOAD_RETIRED with its L3_MISS unit mask" \
 	grep -A20 '^  MEM_LOAD_RETIRED ' <<<"$out" | grep -q ':L3_MISS .*0x20'
 check "list: the default unit mask is marked" grep -q ':ALL_BRANCHES .*(default)' <<<"$out"
@@ -49,6 +50,18 @@ pmcctl run -e '{cycles,instructions' -- true 2>/tmp/err
 expect_eq "run: unbalanced group -> 2" "$?" 2
 check "unbalanced group: says so" grep -q "missing its closing '}'" /tmp/err
 
+# The kernel's own event data for this model (Linux perf's files, generated into
+# libpmc at build time): its section of pmcctl list, perf's spelling resolved there.
+out=$(pmcctl list)
+check "list: the kernel's data for this model (perf's skylake)" \
+	grep -q "from the kernel's data (perf's 'skylake', linux-source-6.12" <<<"$out"
+check "list --json: kernel model skylake, 300+ events, UOPS_RETIRED.RETIRE_SLOTS 0x02c2" \
+	jq -e '.kernel.model == "skylake" and (.kernel.events | length) > 300 and
+	       (.kernel.events[] | select(.name == "UOPS_RETIRED.RETIRE_SLOTS") | .code) == "0x02c2"' /tmp/list.json
+out=$(pmcctl run -e int_misc.recovery_cycles_any -- true 2>&1)
+expect_eq "kernel data: an AnyThread event is refused (exit 2)" "$?" 2
+check "kernel data: ... saying AnyThread ($out)" grep -q AnyThread <<<"$out"
+
 if ! have_pmu; then
 	echo "SKIP: counts by libpfm4 name: no PMU in this guest"
 	exit 0
@@ -68,6 +81,9 @@ expect_eq "perf stat -e $pev on the same loop equals INST_RETIRED:ANY_P:u" "$pc"
 # cycles = 2 x instructions on the emulated PMU; libpfm4's name for them.
 expect_eq "CPU_CLK_UNHALTED:THREAD_P:u is 2 x instructions:u" \
 	"$(count CPU_CLK_UNHALTED:THREAD_P:u)" "$((2 * want))"
+# perf's name that only the kernel's data has for this model
+expect_eq "kernel data: cpu_clk_unhalted.thread_p:u is 2 x instructions:u" \
+	"$(count cpu_clk_unhalted.thread_p:u)" "$((2 * want))"
 
 # pmcctl compare programs perf with the same raw fields libpfm4 gave.
 out=$(pmcctl compare -j -e INST_RETIRED:ANY_P:u -- $loop $n)

@@ -28,5 +28,6 @@ void register_region_tests(void);	/* tests/unit/test_region.c */
 void register_self_tests(void);		/* tests/unit/test_self.c */
 void register_pfm_tests(void);		/* tests/unit/test_pfm.c */
 void register_sessions_tests(void);	/* tests/unit/test_sessions.c */
+void register_pmu_events_tests(void);	/* tests/unit/test_pmu_events.c */
 
 #endif /* PMCDRV_UNIT_H */

@@ -9,6 +9,7 @@
 
 #include "libpmc.h"
 #include "internal.h"
+#include "pmu_events.h"
 #include "pfm-internal.h"
 
 struct named_event {
@@ -230,9 +231,53 @@ static bool pfm_has_mode(const char *t)
 }
 
 /*
- * A libpfm4 name, or perf's event.umask spelling of one: the dots before the
- * first ':' become ':' (perf's inst_retired.any_p is libpfm4's
- * INST_RETIRED:ANY_P; libpfm4 ignores case).
+ * perf's EVENT.UMASK[:MODS] from the kernel's data for this CPU's model
+ * (pmu_events.h), as perf resolves it; -ENOENT (nothing said) when the
+ * model or the name is not in it.
+ */
+static int parse_kernel_event(const char *t, size_t head, struct pmc_evsel *out,
+			      bool *explicit_mode, char *err, size_t errlen)
+{
+	const struct pmc_pe_model *m = pmc_pe_this_model();
+	const struct pmc_pe_event *pe;
+	char name[PMC_EVENT_NAME_MAX];
+	uint32_t mode = 0;
+	const char *bad;
+	int ret;
+
+	if (!m || head >= sizeof(name))
+		return -ENOENT;
+	memcpy(name, t, head);
+	name[head] = '\0';
+	pe = pmc_pe_event_find(m, name, PMC_PE_CPU);
+	if (!pe)
+		return -ENOENT;
+	ret = pmc_pe_event_encode(pe, &out->ev);
+	if (ret)
+		return pmc_error(ret, err, errlen,
+				 "'%s': the kernel's data for this CPU (perf's '%s') encodes it with %s, which pmcdrv does not program",
+				 t, pmc_pe_str(m->name),
+				 (pe->flags & PMC_PE_ANY) ? "AnyThread" :
+				 pe->msr ? "a PEBS extra register" : "an extended event select");
+	*explicit_mode = t[head] == ':';
+	if (t[head] == ':') {
+		bad = mode_letters(t + head + 1, strlen(t + head + 1), &mode);
+		if (bad || !mode)
+			return pmc_error(-EINVAL, err, errlen,
+					 "'%s': unknown modifier '%c' (supported: u = user, k = kernel)",
+					 t, bad ? *bad : ':');
+	}
+	out->ev.flags |= mode ? mode : (PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL);
+	if ((out->ev.flags & PMCDRV_EVF_INV) && !out->ev.cmask)
+		return pmc_error(-EINVAL, err, errlen, "'%s': inv needs a non-zero cmask", t);
+	return 0;
+}
+
+/*
+ * A libpfm4 name, or perf's event.umask spelling of one: first the kernel's
+ * own data for this model (parse_kernel_event()), then libpfm4, where the
+ * dots before the first ':' become ':' (perf's inst_retired.any_p is
+ * libpfm4's INST_RETIRED:ANY_P; libpfm4 ignores case).
  */
 static int parse_pfm(const char *t, struct pmc_evsel *out, bool *explicit_mode, char *err,
 		     size_t errlen)
@@ -244,6 +289,11 @@ static int parse_pfm(const char *t, struct pmc_evsel *out, bool *explicit_mode, 
 	size_t i;
 	int ret, nnames = named_list(names, ARRAY_SIZE(names));
 
+	if (perf) {
+		ret = parse_kernel_event(t, head, out, explicit_mode, err, errlen);
+		if (ret != -ENOENT)
+			return ret;
+	}
 	snprintf(conv, sizeof(conv), "%s", t);
 	for (i = 0; perf && i < head; i++) {
 		if (conv[i] == '.')

@@ -392,6 +392,35 @@ typedef int (*pmc_pfm_event_fn)(const struct pmc_pfm_event *ev, void *arg);
  */
 int pmc_pfm_events(pmc_pfm_event_fn fn, void *arg);
 
+/* ---- the kernel's own event data for this CPU's model -------------------- */
+/*
+ * Linux perf's event files (tools/perf/pmu-events/arch/x86), generated into
+ * libpmc at build time from a Debian linux-source package.  The model is
+ * chosen as perf chooses it (mapfile.csv by the CPUID string); the
+ * environment's PMCDRV_FORCE_CPUID ("GenuineIntel-6-5E-3") names another.
+ * pmc_evlist_parse() resolves perf's spelling (event.umask) here first.
+ */
+struct pmc_kernel_event {
+	const char *name;	/* perf's spelling, "UOPS_ISSUED.ANY" */
+	const char *desc;	/* its brief description */
+	const char *pmu;	/* "cpu", or "cpu_core" / "cpu_atom" on hybrid parts */
+	struct pmcdrv_event ev;	/* its encoding (type HW, no mode flags), when err is 0 */
+	int err;		/* 0, or -EOPNOTSUPP: pmcdrv cannot program it */
+	bool deprecated;
+};
+
+/* Return non-zero to stop pmc_kernel_events(); the pointers stay valid (static data). */
+typedef int (*pmc_kernel_event_fn)(const struct pmc_kernel_event *ev, void *arg);
+
+/*
+ * Where the data comes from (*@source: "linux-source-6.12 6.12.117-1~deb12u1")
+ * and perf's name of this CPU's model in it (*@model: "skylake"; NULL when
+ * the data has none, then -ENODEV).  Either pointer may be NULL.
+ */
+int pmc_kernel_model(const char **source, const char **model);
+/* Call @fn for each event of this CPU's model, by name; @fn's first non-zero value, 0 or -ENODEV. */
+int pmc_kernel_events(pmc_kernel_event_fn fn, void *arg);
+
 /* ---- without the module: CPUID from user space ------------------------- */
 /*
  * Fill @info from CPUID as the module would, minus what needs MSRs

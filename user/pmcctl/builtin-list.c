@@ -33,10 +33,12 @@ static bool has_word(const char *s, const char *word)
 static void list_usage(FILE *f)
 {
 	fputs("usage: pmcctl list [--json] [WORD]\n\n"
-	      "List the events this CPU supports: the architectural and software events, and the\n"
-	      "model-specific events of the core PMU libpfm4 detects, with their unit masks.\n"
+	      "List the events this CPU supports: the architectural and software events, the\n"
+	      "model-specific events of the kernel's own data for this model (perf's names), and\n"
+	      "those of the core PMU libpfm4 detects, with their unit masks; each under its source.\n"
 	      "WORD keeps the events whose name or description contains it (any case).\n\n"
-	      "  -j, --json   one JSON object: pmu, events (with umasks), architectural, software\n"
+	      "  -j, --json   one JSON object: architectural, software, kernel (source, model,\n"
+	      "               events), pmu, events (libpfm4's, with umasks)\n"
 	      "  -h, --help   this text\n\n"
 	      "exit codes: 0 ok (also when nothing matches WORD), 2 usage error\n", f);
 }
@@ -87,6 +89,55 @@ static int show_pfm(const struct pmc_pfm_event *e, void *arg)
 	return 0;
 }
 
+/* One event of the kernel's data: text "NAME CODE [cmask,inv,edge] DESC", or a JSON object. */
+static int show_kernel(const struct pmc_kernel_event *e, void *arg)
+{
+	struct list_ctx *c = arg;
+	char mods[48] = "";
+
+	if (!has_word(e->name, c->word) && !has_word(e->desc, c->word))
+		return 0;
+	if (!e->err && (e->ev.cmask || e->ev.flags & (PMCDRV_EVF_INV | PMCDRV_EVF_EDGE))) {
+		size_t n = 0;
+
+		if (e->ev.cmask)
+			n += (size_t)snprintf(mods + n, sizeof(mods) - n, ",cmask=%u", e->ev.cmask);
+		if (e->ev.flags & PMCDRV_EVF_INV)
+			n += (size_t)snprintf(mods + n, sizeof(mods) - n, ",inv");
+		if (e->ev.flags & PMCDRV_EVF_EDGE)
+			snprintf(mods + n, sizeof(mods) - n, ",edge");
+		mods[0] = '(';
+		memmove(mods + 1, mods, strlen(mods) + 1);
+		mods[0] = ' ';
+		strcat(mods, ")");
+	}
+	if (c->json) {
+		printf("%s\n  {\"name\":", c->shown ? "," : "");
+		json_string(stdout, e->name);
+		printf(",\"pmu\":");
+		json_string(stdout, e->pmu);
+		if (e->err)
+			printf(",\"supported\":false");
+		else
+			printf(",\"supported\":true,\"code\":\"0x%04x\",\"cmask\":%u,\"inv\":%s,"
+			       "\"edge\":%s,\"extra\":\"0x%llx\"", e->ev.umask << 8 | e->ev.event,
+			       e->ev.cmask, (e->ev.flags & PMCDRV_EVF_INV) ? "true" : "false",
+			       (e->ev.flags & PMCDRV_EVF_EDGE) ? "true" : "false",
+			       (unsigned long long)e->ev.extra);
+		printf(",\"deprecated\":%s,\"desc\":", e->deprecated ? "true" : "false");
+		json_string(stdout, e->desc);
+		putchar('}');
+	} else if (e->err) {
+		printf("  %-44s -       %s (pmcdrv cannot program it: AnyThread or a PEBS register)\n",
+		       e->name, e->desc);
+	} else {
+		printf("  %-44s 0x%04x%s  %s%s\n", e->name, e->ev.umask << 8 | e->ev.event, mods,
+		       e->deprecated ? "(deprecated) " : "", e->desc);
+	}
+	c->shown++;
+	return 0;
+}
+
 static bool arch_avail(const struct pmcdrv_info *info, unsigned int i)
 {
 	return (info->flags & PMCDRV_INFO_ARCH_PERFMON) && i < info->events_len &&
@@ -105,8 +156,8 @@ static unsigned int list_code(unsigned int i)
 
 static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 {
-	const char *pmu, *pmu_desc;
-	unsigned int i;
+	const char *pmu, *pmu_desc, *source, *model;
+	unsigned int i, kernel = 0;
 	int fx, err;
 
 	unsigned int nhw = 0, nsw = 0;
@@ -150,13 +201,24 @@ static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 			       sw_events[i].alias ? " (" : "", sw_events[i].alias ? sw_events[i].alias : "",
 			       sw_events[i].alias ? ")" : "");
 	}
+	if (!pmc_kernel_model(&source, &model)) {
+		printf("%sModel-specific events from the kernel's data (perf's '%s', %s),\nperf's EVENT.UMASK, code = umask<<8 | event:\n",
+		       nhw || nsw ? "\n" : "", model, source);
+		pmc_kernel_events(show_kernel, c);
+		if (!c->shown)
+			puts("  (none matches)");
+		kernel = c->shown;
+		c->shown = 0;
+	} else {
+		printf("%sModel-specific events: the kernel's data (%s) has no model for this CPU.\n",
+		       nhw || nsw ? "\n" : "", source);
+	}
 	err = pmc_pfm_pmu(&pmu, &pmu_desc);
 	if (err) {
-		printf("%sModel-specific events: libpfm4 detects no core PMU on this CPU.\n",
-		       nhw || nsw ? "\n" : "");
+		printf("\nModel-specific events: libpfm4 detects no core PMU on this CPU.\n");
 	} else {
-		printf("%sModel-specific events (libpfm4 PMU %s: %s), EVENT:UMASK, code = event select\n(of a unit mask: libpfm4's code, its bits above 7 carrying the cmask, inv or edge it implies):\n",
-		       nhw || nsw ? "\n" : "", pmu, pmu_desc);
+		printf("\nModel-specific events from libpfm4 (PMU %s: %s)%s, EVENT:UMASK, code = event select\n(of a unit mask: libpfm4's code, its bits above 7 carrying the cmask, inv or edge it implies):\n",
+		       pmu, pmu_desc, kernel ? "; perf's spelling of a name above resolves there" : "");
 		err = pmc_pfm_events(show_pfm, c);
 		if (err)
 			printf("  (libpfm4 could not list them: %s)\n", strerror(-err));
@@ -173,7 +235,7 @@ static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 
 static void list_json(const struct pmcdrv_info *info, struct list_ctx *c)
 {
-	const char *pmu = NULL, *pmu_desc = NULL;
+	const char *pmu = NULL, *pmu_desc = NULL, *source, *model;
 	unsigned int i, n = 0;
 	int err;
 
@@ -198,7 +260,20 @@ static void list_json(const struct pmcdrv_info *info, struct list_ctx *c)
 		json_string(stdout, sw_events[i].desc);
 		putchar('}');
 	}
-	printf("],\n\"pmu\":");
+	printf("],\n\"kernel\":{\"source\":");
+	err = pmc_kernel_model(&source, &model);
+	json_string(stdout, source);
+	printf(",\"model\":");
+	if (err)
+		printf("null");
+	else
+		json_string(stdout, model);
+	printf(",\"events\":[");
+	c->shown = 0;
+	if (!err)
+		pmc_kernel_events(show_kernel, c);
+	c->shown = 0;
+	printf("\n]},\n\"pmu\":");
 	err = pmc_pfm_pmu(&pmu, &pmu_desc);
 	if (err) {
 		printf("null,\"pmu_desc\":null,\"events\":[]}\n");
