@@ -190,9 +190,13 @@ static void test_evlist_names(void)
 	CU_ASSERT_EQUAL(pmc_evlist_parse(&l, "int_misc.recovery_cycles_any", err, sizeof(err)),
 			-EOPNOTSUPP);
 	CU_ASSERT(strstr(err, "AnyThread") != NULL);
+	/* libpfm4's modifiers after perf's spelling: libpfm4 takes the name, as before */
+	memset(&l, 0, sizeof(l));
+	CU_ASSERT_EQUAL(pmc_evlist_parse(&l, "uops_issued.any:c=1:i:u", err, sizeof(err)), 0);
+	CU_ASSERT(l.n == 1 && l.ev[0].ev.event == 0x0e && l.ev[0].ev.cmask == 1 &&
+		  l.ev[0].ev.flags == (PMCDRV_EVF_USER | PMCDRV_EVF_INV));
 	memset(&l, 0, sizeof(l));
 	CU_ASSERT_EQUAL(pmc_evlist_parse(&l, "uops_issued.any:x", err, sizeof(err)), -EINVAL);
-	CU_ASSERT(strstr(err, "unknown modifier 'x'") != NULL);
 	unsetenv("PMCDRV_FORCE_CPUID");
 }
 

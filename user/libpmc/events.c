@@ -262,10 +262,9 @@ static int parse_kernel_event(const char *t, size_t head, struct pmc_evsel *out,
 	*explicit_mode = t[head] == ':';
 	if (t[head] == ':') {
 		bad = mode_letters(t + head + 1, strlen(t + head + 1), &mode);
+		/* libpfm4's modifiers (:c=1:i, :e): its spelling of the name then */
 		if (bad || !mode)
-			return pmc_error(-EINVAL, err, errlen,
-					 "'%s': unknown modifier '%c' (supported: u = user, k = kernel)",
-					 t, bad ? *bad : ':');
+			return -ENOENT;
 	}
 	out->ev.flags |= mode ? mode : (PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL);
 	if ((out->ev.flags & PMCDRV_EVF_INV) && !out->ev.cmask)
