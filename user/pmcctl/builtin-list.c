@@ -98,18 +98,15 @@ static int show_kernel(const struct pmc_kernel_event *e, void *arg)
 	if (!has_word(e->name, c->word) && !has_word(e->desc, c->word))
 		return 0;
 	if (!e->err && (e->ev.cmask || e->ev.flags & (PMCDRV_EVF_INV | PMCDRV_EVF_EDGE))) {
-		size_t n = 0;
+		char cmask[24] = "";
 
 		if (e->ev.cmask)
-			n += (size_t)snprintf(mods + n, sizeof(mods) - n, ",cmask=%u", e->ev.cmask);
-		if (e->ev.flags & PMCDRV_EVF_INV)
-			n += (size_t)snprintf(mods + n, sizeof(mods) - n, ",inv");
-		if (e->ev.flags & PMCDRV_EVF_EDGE)
-			snprintf(mods + n, sizeof(mods) - n, ",edge");
-		mods[0] = '(';
-		memmove(mods + 1, mods, strlen(mods) + 1);
-		mods[0] = ' ';
-		strcat(mods, ")");
+			snprintf(cmask, sizeof(cmask), ",cmask=%u", e->ev.cmask);
+		/* " (cmask=1,inv,edge)": each field after a comma, the first comma dropped */
+		snprintf(mods, sizeof(mods), " (%s%s%s)", cmask,
+			 (e->ev.flags & PMCDRV_EVF_INV) ? ",inv" : "",
+			 (e->ev.flags & PMCDRV_EVF_EDGE) ? ",edge" : "");
+		memmove(mods + 2, mods + 3, strlen(mods + 3) + 1);
 	}
 	if (c->json) {
 		printf("%s\n  {\"name\":", c->shown ? "," : "");
