@@ -71,7 +71,7 @@ MAN_PAGES	:= docs/pmcctl.1 docs/pmcdrv.4 $(wildcard docs/libpmc.3)
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
 UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS) $(LIBPMC_GEN_SRCS))
 
-.PHONY: all module user examples shared install uninstall install-udev uninstall-udev dkms-source dkms-install \
+.PHONY: FORCE all module user examples shared install uninstall install-udev uninstall-udev dkms-source dkms-install \
 	dkms-uninstall tests deps check unit kbuild-check guest-check demo bench clean help
 
 all: module user examples ## build kmod/pmcdrv.ko against KDIR, the user-space tools and examples/
@@ -101,10 +101,18 @@ $(B)/pic-obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS_COMMON) $(CFLAGS) -fPIC -c -o $@ $<
 
-$(PE_GEN): user/libpmc/gen-pmu-events.py user/libpmc/pmu-events-src
+# Which files, asked at every make (dpkg and apt, no download once cached); the
+# stamp changes only when they do, so a new linux-source version regenerates.
+$(B)/gen/pmu-events.src: user/libpmc/pmu-events-src FORCE
 	@mkdir -p $(dir $@)
-	@src=$$(user/libpmc/pmu-events-src) && \
-	  python3 user/libpmc/gen-pmu-events.py "$$(echo "$$src" | sed -n 1p)" "$$(echo "$$src" | sed -n 2p)" $@
+	@user/libpmc/pmu-events-src >$@.tmp && \
+	  { if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi; }
+
+$(PE_GEN): user/libpmc/gen-pmu-events.py $(B)/gen/pmu-events.src
+	python3 user/libpmc/gen-pmu-events.py "$$(sed -n 1p $(B)/gen/pmu-events.src)" \
+	  "$$(sed -n 2p $(B)/gen/pmu-events.src)" $@
+
+FORCE:
 
 $(B)/libpmc.a: $(LIBPMC_OBJS)
 	$(AR) rcs $@ $^

@@ -23,7 +23,9 @@ it in the output ("linux-source-6.12 6.12.117-1~deb12u1").  OUT.c gets:
 
 Only what this script reads from the files is in the tables; nothing is
 written by hand.  The output depends on the input and this script only
-(sorted, no time stamps), so the build step's cache key is their hash.
+(sorted, no time stamps): the same files give the same tables.  make runs
+it again when this script, or the package version pmu-events-src names,
+changes.
 """
 import csv
 import json
@@ -40,8 +42,9 @@ FIXED = {
     'cpu_clk_unhalted.core': (0x3c, 0x00),
     'cpu_clk_unhalted.thread_any': (0x3c, 0x00),  # any=1 below
 }
-# jevents.py lookup_msr(): the extra registers perf knows by MSRIndex.
-MSRS = {0x3F6: 'ldlat', 0x1A6: 'offcore_rsp', 0x1A7: 'offcore_rsp', 0x3F7: 'frontend'}
+# jevents.py lookup_msr(): the extra registers perf knows by MSRIndex (PEBS
+# load latency, the two off-core response registers, the front-end filter).
+MSRS = {0x3F6, 0x1A6, 0x1A7, 0x3F7}
 UNITS = {None: 0, 'cpu_core': 1, 'cpu_atom': 2}
 
 # Flags of an event (user/libpmc/pmu_events.h: PMC_PE_*).
