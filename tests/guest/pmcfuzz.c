@@ -1298,6 +1298,7 @@ struct hold {
 	unsigned char *p;
 	int fd;
 	uint32_t nr_events;	/* 0: unknown (a table slot) */
+	bool gone;		/* the page's thread has exited (another thread's page) */
 };
 
 /* Per thread, beside struct fz (kept out of it so the log stays first). */
@@ -1307,12 +1308,16 @@ static __thread unsigned int nholds;
 
 /*
  * Check a mapped page: readable, the documented version, size and flags,
- * not writable (a write faults, mprotect to writable fails with EACCES),
- * and, while it says RDPMC, RDPMC with each live index works: this thread
- * holds the mapping, so the process has a page mapped.  @nr_events: the
- * session's, or 0 if unknown.
+ * not writable (a write faults, mprotect to writable fails with EACCES).
+ * The page is the calling thread's (@gone false): while it says RDPMC,
+ * RDPMC with each live index works, as this thread runs with the page
+ * mapped.  Or its thread has exited (@gone): it keeps its last values,
+ * with no live index and not counting (an index is the owner's only, and
+ * CR4.PCE is per thread: another thread's RDPMC may fault).  @nr_events:
+ * the session's, or 0 if unknown.
  */
-static void check_page(struct fz *f, unsigned char *p, uint32_t nr_events, const char *what)
+static void check_page(struct fz *f, unsigned char *p, uint32_t nr_events, bool gone,
+		       const char *what)
 {
 	const volatile struct pmcdrv_self_page *pg = (const void *)p;
 	struct pmcdrv_self_page snap;
@@ -1356,6 +1361,11 @@ static void check_page(struct fz *f, unsigned char *p, uint32_t nr_events, const
 		    (!e->width && (e->index || e->mask)))
 			violation(f, "self page (%s): event %u index %#x width %u mask %#llx", what, i,
 				  e->index, e->width, (unsigned long long)e->mask);
+		if (gone && e->index)
+			violation(f, "self page (%s): event %u has index %#x after its thread exited",
+				  what, i, e->index);
+		if (gone)
+			continue;
 		if (!e->index || !(snap.flags & PMCDRV_SELF_RDPMC) || (e->index & ~0x4000003fU))
 			continue;
 		if (probe(P_RDPMC, NULL, e->index - 1, &v))
@@ -1364,6 +1374,9 @@ static void check_page(struct fz *f, unsigned char *p, uint32_t nr_events, const
 		else
 			atomic_fetch_add(&n_rdpmc, 1);
 	}
+	if (gone && (snap.flags & (PMCDRV_SELF_COUNTING | PMCDRV_SELF_TIME_TSC)))
+		violation(f, "self page (%s): flags %#x say counting after its thread exited", what,
+			  snap.flags);
 	atomic_fetch_add(&n_pages, 1);
 	if (!probe(P_WRITE, p + rn(f, (uint32_t)page), 0, NULL))
 		violation(f, "self page (%s): a write to the read-only page succeeded", what);
@@ -1413,10 +1426,11 @@ static unsigned int state_errs(void)
 	return eb(EBADFD) | eb(ESRCH) | eb(EOPNOTSUPP) | eb(ENOMEM);
 }
 
-static void hold_add(struct fz *f, unsigned char *p, int fd, uint32_t nr_events)
+static void hold_add(struct fz *f, unsigned char *p, int fd, uint32_t nr_events, bool gone)
 {
 	if (nholds < MAX_HOLDS && chance(f, 70)) {
-		holds[nholds++] = (struct hold){ .p = p, .fd = fd, .nr_events = nr_events };
+		holds[nholds++] = (struct hold){ .p = p, .fd = fd, .nr_events = nr_events,
+						 .gone = gone };
 		flog(f, "hold %p (fd %d)", (void *)p, fd);
 		return;
 	}
@@ -1489,11 +1503,11 @@ static void op_mmap(struct fz *f, int fd)
 	if (!p)
 		return;
 	if (prot & PROT_READ)
-		check_page(f, p, 0, mut);
+		check_page(f, p, 0, false, mut);
 	else if (!probe(P_READ, p, 0, NULL))
 		violation(f, "self page mapped PROT_NONE: a read succeeded");
 	if (prot & PROT_READ)
-		hold_add(f, p, fd, 0);
+		hold_add(f, p, fd, 0, false);
 	else
 		munmap(p, page);
 }
@@ -1568,7 +1582,7 @@ static void op_hold(struct fz *f)
 	switch (rn(f, 6)) {
 	case 0:
 	case 1:
-		check_page(f, h->p, h->nr_events, "held");
+		check_page(f, h->p, h->nr_events, h->gone, "held");
 		return;
 	case 2:		/* grow: VM_DONTEXPAND */
 		q = mremap(h->p, page, 2 * page, chance(f, 50) ? MREMAP_MAYMOVE : 0);
@@ -1579,7 +1593,7 @@ static void op_hold(struct fz *f)
 			holds[i] = holds[--nholds];
 			return;
 		}
-		check_page(f, h->p, h->nr_events, "after a refused mremap");
+		check_page(f, h->p, h->nr_events, h->gone, "after a refused mremap");
 		return;
 	case 3:		/* move to another address: the page goes with it */
 		t = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1593,7 +1607,7 @@ static void op_hold(struct fz *f)
 		}
 		h->p = q;
 		atomic_fetch_add(&n_moves, 1);
-		check_page(f, h->p, h->nr_events, "moved");
+		check_page(f, h->p, h->nr_events, h->gone, "moved");
 		return;
 	case 4:
 		fork_check(f, h);
@@ -1625,6 +1639,7 @@ struct exiter {
 	int fd;
 	unsigned char *p;
 	uint32_t nr_events;
+	pid_t tid;
 };
 
 static void *exiter_fn(void *arg)
@@ -1638,6 +1653,7 @@ static void *exiter_fn(void *arg)
 	struct expect ex;
 	bool mux;
 
+	x->tid = (pid_t)syscall(SYS_gettid);
 	x->fd = open_dev(f);
 	if (x->fd < 0)
 		return NULL;
@@ -1661,13 +1677,29 @@ static void *exiter_fn(void *arg)
 	}
 	x->p = judge_mmap(f, x->fd, (size_t)page, PROT_READ, MAP_SHARED, 0, "exiter, tracked", ex);
 	if (x->p)
-		check_page(f, x->p, x->nr_events, "exiter's own");
+		check_page(f, x->p, x->nr_events, false, "exiter's own");
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
 	if (!xio(f, x->fd, K_RSELF, &r, ex, "exiter, tracked"))
 		check_rself_out(f, &r);
 	spin(f);
 	return NULL;
+}
+
+/* Wait until thread @tid of this process is reaped (its /proc/self/task entry gone). */
+static void wait_thread_gone(struct fz *f, pid_t tid)
+{
+	char path[48];
+	struct stat st;
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	for (i = 0; i < 5000; i++) {
+		if (stat(path, &st) && errno == ENOENT)
+			return;
+		usleep(200);
+	}
+	violation(f, "thread %d still in /proc/self/task 1 s after pthread_join()", (int)tid);
 }
 
 static void op_exiter(struct fz *f)
@@ -1684,6 +1716,13 @@ static void op_exiter(struct fz *f)
 	if (pthread_create(&th, NULL, exiter_fn, &x))
 		return;
 	pthread_join(th, NULL);
+	/*
+	 * pthread_join() returns at the thread's CLONE_CHILD_CLEARTID, in
+	 * exit_mm(): before sched_process_exit, where pmcdrv stops its counting
+	 * (the page may still say counting, with live indexes, meanwhile).  Its
+	 * /proc/self/task entry goes in release_task(), after.
+	 */
+	wait_thread_gone(f, x.tid);
 	f->stats_ok += x.mine.stats_ok;
 	f->stats_err += x.mine.stats_err;
 	if (x.fd < 0)
@@ -1693,20 +1732,20 @@ static void op_exiter(struct fz *f)
 		memset(&r, 0, sizeof(r));
 		r.size = sizeof(r);
 		xio(f, x.fd, K_RSELF, &r, esrch, "exiter gone, from its creator");
-		check_page(f, x.p, x.nr_events, "its thread exited");
+		check_page(f, x.p, x.nr_events, true, "its thread exited");
 		atomic_fetch_add(&n_exited, 1);
 	}
 	switch (rn(f, 3)) {
 	case 0:		/* close first, keep reading */
 		close(x.fd);
 		if (x.p) {
-			check_page(f, x.p, x.nr_events, "its fd closed, thread exited");
-			hold_add(f, x.p, -1, x.nr_events);
+			check_page(f, x.p, x.nr_events, true, "its fd closed, thread exited");
+			hold_add(f, x.p, -1, x.nr_events, true);
 		}
 		break;
 	case 1:		/* to the table; other threads close or replace it */
 		if (x.p)
-			hold_add(f, x.p, pick_slot(f), x.nr_events);
+			hold_add(f, x.p, pick_slot(f), x.nr_events, true);
 		dup2(x.fd, pick_slot(f));
 		close(x.fd);
 		break;
@@ -1748,7 +1787,7 @@ static void self_exact(struct fz *f, int fd, int stage, bool tracked, bool cpu, 
 	p = judge_mmap(f, fd, (size_t)page, PROT_READ, MAP_SHARED, 0, "lifecycle", ex);
 	if (!p)
 		return;
-	check_page(f, p, nr_events, "lifecycle");
+	check_page(f, p, nr_events, false, "lifecycle");
 	if (chance(f, 20)) {
 		/* A write mapping stays refused whatever the state. */
 		ex = (struct expect){ .ok = false, .errs = eb(EPERM), .why = "PROT_WRITE" };
@@ -1756,7 +1795,7 @@ static void self_exact(struct fz *f, int fd, int stage, bool tracked, bool cpu, 
 	}
 	if (chance(f, 30))
 		fork_check(f, &(struct hold){ .p = p, .fd = fd, .nr_events = nr_events });
-	hold_add(f, p, fd, nr_events);
+	hold_add(f, p, fd, nr_events, false);
 }
 
 static void op_lifecycle(struct fz *f)
