@@ -24,7 +24,10 @@
 # one session to another N rdpmc + 1 wrmsr to stop, N wrmsr to zero the
 # counters the other session used ("Scrubbed counters") and 1 to start;
 # from one session to another where neither may execute RDPMC
-# (pingpong-rdpmc pmcdrv-ioctl) N rdpmc + 1 wrmsr to stop and 1 to start.
+# (pingpong-rdpmc pmcdrv-ioctl): with the same user-mode events N rdpmc
+# and nothing else (the counters run on for the incoming session, "Handed
+# over counters"), with events that count in the kernel too N rdpmc +
+# 1 wrmsr to stop and 1 to start.
 #
 # make check runs it as tests/guest/55-msr-switch.sh, with
 # MSR_GUARD_PINGPONG=build/tests/pingpong (tests/guest/pingpong.c) and
@@ -65,13 +68,16 @@ bounds() {
 	rdpmc-sessions-1)	echo 4 4 4 4 ;;
 	rdpmc-sessions-2)	echo 6 6 6 6 ;;
 	rdpmc-sessions-7)	echo 16 16 16 16 ;;
-	# A session each, no self-read page (pingpong-rdpmc pmcdrv-ioctl): N
-	# rdpmc + 1 wrmsr to stop the outgoing session, 1 wrmsr to start the
-	# incoming one (the same events on the same counters: no event select
-	# differs, and nothing to scrub).
-	sessions-1)		echo 3 3 3 3 ;;
-	sessions-2)		echo 4 4 4 4 ;;
-	sessions-7)		echo 9 9 9 9 ;;
+	# A session each, no self-read page (pingpong-rdpmc pmcdrv-ioctl), the
+	# same user-mode events: N rdpmc to fold the outgoing session, and the
+	# counters run on for the incoming one.  Counting the kernel too: N
+	# rdpmc + 1 wrmsr to stop, 1 wrmsr to start (the same events on the
+	# same counters: no event select differs, and nothing to scrub).
+	sessions-1)		echo 1 1 1 1 ;;
+	sessions-2)		echo 2 2 2 2 ;;
+	sessions-7)		echo 7 7 7 7 ;;
+	sessions-uk-1)		echo 3 3 3 3 ;;
+	sessions-uk-2)		echo 4 4 4 4 ;;
 	esac
 }
 
@@ -158,6 +164,8 @@ else
 		guard sessions-1 "$ppr" pmcdrv-ioctl instructions:u
 		guard sessions-2 "$ppr" pmcdrv-ioctl instructions:u,cycles:u
 		guard sessions-7 "$ppr" pmcdrv-ioctl instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
+		guard sessions-uk-1 "$ppr" pmcdrv-ioctl instructions
+		guard sessions-uk-2 "$ppr" pmcdrv-ioctl instructions,cycles
 	fi
 	if [ ! -x "$ppr" ]; then
 		:

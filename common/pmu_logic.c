@@ -738,6 +738,36 @@ void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned
 	p->nr = i;
 }
 
+bool pmc_prog_handover(const struct pmc_prog *from, const struct pmc_prog *to)
+{
+	u64 fixed_os = 0;
+	unsigned int i;
+
+	if (from->nr != to->nr || from->td_mask || to->td_mask ||
+	    from->global_mask != to->global_mask || from->has_global != to->has_global ||
+	    from->fixed_ctrl != to->fixed_ctrl || from->fixed_ctrl_mask != to->fixed_ctrl_mask ||
+	    from->extra.used != to->extra.used)
+		return false;
+	for (i = 0; i < PMC_MAX_FIXED; i++)
+		fixed_os |= PMC_FIXED_CTRL_OS << (i * PMC_FIXED_CTRL_FIELD_BITS);
+	if (from->fixed_ctrl & fixed_os)
+		return false;
+	for (i = 0; i < from->nr; i++) {
+		if (from->idx[i] != to->idx[i] || from->ctr_msr[i] != to->ctr_msr[i] ||
+		    from->sel_msr[i] != to->sel_msr[i] || from->evtsel[i] != to->evtsel[i] ||
+		    from->width[i] != to->width[i] || (from->evtsel[i] & PMC_EVTSEL_OS))
+			return false;
+	}
+	for (i = 0; i < PMC_EXTRA_REGS_MAX; i++) {
+		if (!(from->extra.used & (1U << i)))
+			continue;
+		if (from->extra.msr[i] != to->extra.msr[i] ||
+		    from->extra.val[i] != to->extra.val[i])
+			return false;
+	}
+	return true;
+}
+
 bool pmc_legacy_write_value(u64 val, unsigned int width, u64 *out)
 {
 	u64 mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;

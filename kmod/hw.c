@@ -481,6 +481,16 @@ bool pmcd_hw_clean_for(u64 owner)
 	return pmcd_hw_this()->clean_for == owner;
 }
 
+void pmcd_hw_handover(u64 owner)
+{
+	struct pmcd_hw_cpu *hc = pmcd_hw_this();
+
+	if (hc->clean_for != owner)
+		hc->clean_for = 0;
+	if (hc->dirty)
+		hc->dirty_owner = owner;
+}
+
 /*
  * Nothing of pmcdrv's counts on this CPU now (every counter it started is
  * stopped), and a task that may execute RDPMC runs next: zero every counter

@@ -80,6 +80,12 @@ void pmcd_hw_release(const struct pmcd_hw_caps *caps);
  */
 unsigned int pmcd_hw_start(const struct pmc_prog *p, u64 *raw, u64 owner, bool scrub);
 bool pmcd_hw_clean_for(u64 owner);
+/*
+ * The running counters go on for @owner as they stand, from another
+ * owner's program that is the same (pmc_prog_handover()): no register
+ * write.  They hold a mix now, unless they held @owner's counts alone.
+ */
+void pmcd_hw_handover(u64 owner);
 void pmcd_hw_scrub_idle(void);
 void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
 unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);

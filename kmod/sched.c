@@ -256,6 +256,54 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
 	cpumask_clear_cpu(smp_processor_id(), &s->loaded);
 }
 
+/*
+ * The switch from pc->active to @ctx of another session, when the counters
+ * may run on for it untouched: see pmcd_cpu_may_hand_over().  The outgoing
+ * session is folded at the values read now, and the incoming one counts
+ * from them: one RDPMC per counter, no register write.  IRQs off.
+ */
+static void pmcd_cpu_hand_over(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
+{
+	struct pmcd_session *s = pc->sess;
+	int cpu = smp_processor_id();
+	u64 vals[PMCDRV_MAX_EVENTS];
+
+	pmcd_hw_read(pc->prog, vals);
+	pmcd_cpu_account(pc, vals);
+	pmcd_self_out(pc, vals);
+	atomic64_inc(&s->nr_switches);
+	pmcd_self_switched(pc->active);
+	/* Folded: a READ that no longer sees this CPU sees the counts. */
+	smp_mb__before_atomic();
+	cpumask_clear_cpu(cpu, &s->loaded);
+	pmcd_ctx_note_cpu(ctx, cpu);
+	pc->active = ctx;
+	pc->sess = ctx->sess;
+	cpumask_set_cpu(cpu, &ctx->sess->loaded);
+	pc->prog = &ctx->sess->prog;
+	pc->map = NULL;
+	pmcd_hw_handover(ctx->sess->id);
+	/* pc->last and pc->t_last are where the fold left them: from here. */
+	pmcd_self_in(pc, vals);
+}
+
+/*
+ * May the counters that run pc->active's session go on for @ctx's, another
+ * session's, as they stand?  When neither multiplexes, the counters run
+ * here now (not across suspend), @ctx counts, its thread may not execute
+ * RDPMC (it would read the other session's counts in the raw values: a
+ * start for it scrubs them instead, hw.c), and the two programs are the
+ * same and count in user mode only (pmc_prog_handover()).  IRQs off.
+ */
+static bool pmcd_cpu_may_hand_over(const struct pmcd_cpu *pc, const struct pmcd_task_ctx *ctx,
+				   bool rdpmc)
+{
+	const struct pmcd_session *from = pc->sess, *to = ctx->sess;
+
+	return !rdpmc && !from->mux && !to->mux && !pc->suspended && !pc->offline &&
+	       from->prog.nr && pmcd_ctx_counts(ctx) && pmc_prog_handover(&from->prog, &to->prog);
+}
+
 /* ---- tracepoint probes ------------------------------------------------------ */
 
 /*
@@ -364,6 +412,11 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 			pmcd_ctx_note_cpu(ctx, smp_processor_id());
 			/* A thread with a page takes its share here (selfread.c). */
 			pmcd_self_handover(pc, ctx);
+			goto out;
+		}
+		/* Another session with the same user-mode program: the counters run on. */
+		if (ctx && pmcd_cpu_may_hand_over(pc, ctx, rdpmc)) {
+			pmcd_cpu_hand_over(pc, ctx);
 			goto out;
 		}
 		pmcd_cpu_sched_out(pc, true);

@@ -523,6 +523,15 @@ struct pmc_prog {
 void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned int n,
 		    const struct pmc_arch_perfmon *pm, bool fw_write, struct pmc_prog *p);
 
+/*
+ * May counters that run @from go on counting for @to, as they stand and
+ * without a register write?  Yes when the two programs are the same,
+ * counter for counter (event selects, fixed fields, extra registers), with
+ * no topdown metric, and every counter counts in user mode only: none then
+ * counts in the kernel between a fold of @from and the first count of @to.
+ */
+bool pmc_prog_handover(const struct pmc_prog *from, const struct pmc_prog *to);
+
 /* ---- Counter arithmetic ------------------------------------------------ */
 /* Increment of a @width-bit counter from @prev to @now, wrap-safe for any width 1..64. */
 static inline u64 pmc_delta(u64 prev, u64 now, unsigned int width)

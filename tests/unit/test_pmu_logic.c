@@ -1021,6 +1021,58 @@ static void test_td_logic(void)
 	CU_ASSERT_EQUAL(p.fixed_ctrl, ((u64)PMC_FIXED_CTRL_USR << 12) | PMC_FIXED_CTRL_USR);
 }
 
+/* Counters hand over between two sessions only with the same user-only program. */
+static void test_prog_handover(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	struct pmc_event_spec specs[3] = {
+		{ .event = 0xc0, .flags = PMC_EVF_USER },		/* fixed 0 */
+		{ .event = 0x2e, .umask = 0x41, .flags = PMC_EVF_USER },
+		{ .event = 0x3c, .flags = PMC_EVF_USER },		/* fixed 1 */
+	};
+	struct pmc_prog a, b;
+	u32 idx[3];
+
+	CU_ASSERT_EQUAL_FATAL(pmc_assign_counters(specs, 3, &pm, ~0ULL, idx), 0);
+	pmc_prog_build(specs, idx, 3, &pm, true, &a);
+	pmc_prog_build(specs, idx, 3, &pm, true, &b);
+	CU_ASSERT_TRUE(pmc_prog_handover(&a, &b));
+	/* another umask, another counter, a kernel-mode GP or fixed counter: no */
+	specs[1].umask = 0x4f;
+	pmc_prog_build(specs, idx, 3, &pm, true, &b);
+	CU_ASSERT_FALSE(pmc_prog_handover(&a, &b));
+	specs[1].umask = 0x41;
+	idx[1]++;
+	pmc_prog_build(specs, idx, 3, &pm, true, &b);
+	CU_ASSERT_FALSE(pmc_prog_handover(&a, &b));
+	idx[1]--;
+	specs[1].flags |= PMC_EVF_KERNEL;
+	pmc_prog_build(specs, idx, 3, &pm, true, &a);
+	pmc_prog_build(specs, idx, 3, &pm, true, &b);
+	CU_ASSERT_FALSE(pmc_prog_handover(&a, &b));
+	specs[1].flags = PMC_EVF_USER;
+	specs[2].flags |= PMC_EVF_KERNEL;
+	pmc_prog_build(specs, idx, 3, &pm, true, &a);
+	pmc_prog_build(specs, idx, 3, &pm, true, &b);
+	CU_ASSERT_FALSE(pmc_prog_handover(&a, &b));
+	specs[2].flags = PMC_EVF_USER;
+	/* fewer events, or another extra register value */
+	pmc_prog_build(specs, idx, 3, &pm, true, &a);
+	pmc_prog_build(specs, idx, 2, &pm, true, &b);
+	CU_ASSERT_FALSE(pmc_prog_handover(&a, &b));
+	pmc_prog_build(specs, idx, 3, &pm, true, &b);
+	a.extra.used = b.extra.used = 1;
+	a.extra.msr[0] = b.extra.msr[0] = 0x1a6;
+	a.extra.val[0] = 0x10001;
+	b.extra.val[0] = 0x10002;
+	CU_ASSERT_FALSE(pmc_prog_handover(&a, &b));
+	b.extra.val[0] = 0x10001;
+	CU_ASSERT_TRUE(pmc_prog_handover(&a, &b));
+	/* legacy and full-width counter MSRs are not the same program */
+	pmc_prog_build(specs, idx, 3, &pm, false, &b);
+	CU_ASSERT_FALSE(pmc_prog_handover(&a, &b));
+}
+
 void register_pmu_logic_tests(void)
 {
 	static const struct unit_test tests[] = {
@@ -1049,6 +1101,7 @@ void register_pmu_logic_tests(void)
 		{ "JSON strings", test_json_string },
 		{ "periodic fold period", test_fold_period },
 		{ "topdown metrics", test_td_logic },
+		{ "counters handed over between sessions", test_prog_handover },
 	};
 
 	UNIT_ADD_SUITE("pmu_logic", tests);
