@@ -115,7 +115,11 @@ clean "owner gone"
 lap "owner"
 
 # ---- the fork pool runs dry ---------------------------------------------------------
+# abuse_sessions confines the unbound workqueues to CPU 0 for the burst and
+# puts their CPUs back; put back here too, should it die half-way.
+wqmask=$(cat /sys/devices/virtual/workqueue/cpumask 2>/dev/null)
 "$abuse" pool 200
+[ -n "$wqmask" ] && echo "$wqmask" >/sys/devices/virtual/workqueue/cpumask
 refcnt_zero "pool dry"
 clean "pool dry"
 lap "pool"

@@ -8,9 +8,10 @@
  *       is absent); every session reports EXITED and one task at most.
  *   abuse_sessions pool K
  *       An inheriting task-clock session on ourselves, SCHED_FIFO on CPU 0,
- *       forks K children that exit at once while a SCHED_FIFO spinner holds
- *       every other CPU: the pool's refill work (unbound) has no CPU to run
- *       on meanwhile, so the pool runs dry: lost_tasks > 0 and LOST_TASKS are
+ *       forks K children that exit at once while every unbound workqueue
+ *       worker is confined to CPU 0 (the kernel's workqueue cpumask, put
+ *       back after): the pool's refill work has no CPU to run on meanwhile,
+ *       so the pool runs dry: lost_tasks > 0 and LOST_TASKS are
  *       reported.  A second burst after the refill had time to run loses
  *       nothing more.
  *   abuse_sessions owner LOOP N
@@ -157,36 +158,37 @@ static int burst(int k)
 	return made;
 }
 
-/*
- * A SCHED_FIFO spinner on each CPU but 0, forked before the session
- * attaches (so untracked), spinning until *@stop; how many in *@n.
- */
-static pid_t *hog_other_cpus(volatile int *stop, int *n)
+/* The unbound workqueues' CPUs, the kernel's global mask (Documentation/core-api/workqueue.rst). */
+#define WQ_UNBOUND_CPUMASK "/sys/devices/virtual/workqueue/cpumask"
+
+/* Read @path's first line into @buf (its newline cut); 0 or -errno. */
+static int read_line(const char *path, char *buf, size_t len)
 {
-	struct sched_param sp = { .sched_priority = 10 };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	pid_t *p = calloc(cpus > 1 ? (size_t)cpus : 1, sizeof(*p));
-	cpu_set_t one;
-	long c;
+	FILE *f = fopen(path, "r");
+	int err = 0;
 
-	*n = 0;
-	for (c = 1; p && c < cpus; c++) {
-		pid_t h = fork();
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		err = ferror(f) ? -EIO : -ENODATA;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return err;
+}
 
-		if (h == 0) {
-			CPU_ZERO(&one);
-			CPU_SET(c, &one);
-			if (sched_setaffinity(0, sizeof(one), &one) ||
-			    sched_setscheduler(0, SCHED_FIFO, &sp))
-				_exit(1);
-			while (!*stop)
-				;
-			_exit(0);
-		}
-		if (h > 0)
-			p[(*n)++] = h;
-	}
-	return p;
+/* Write @val to @path; 0 or -errno. */
+static int write_str(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(val, f) == EOF)
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
 }
 
 static int pool(int k)
@@ -194,10 +196,9 @@ static int pool(int k)
 	struct sched_param sp = { .sched_priority = 10 }, zero = { 0 };
 	struct pmc_session *s;
 	struct pmcdrv_read r1, r2;
-	volatile int *stop;
-	pid_t *hogs;
+	char saved[256];
 	cpu_set_t one;
-	int err, made, nhogs;
+	int err, made;
 
 	err = pmc_session_open(NULL, &s);
 	if (err) {
@@ -209,15 +210,22 @@ static int pool(int k)
 
 		pmc_session_add(s, &clk);
 	}
-	stop = mmap(NULL, sizeof(*stop), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (stop == MAP_FAILED) {
-		CHECK(&st, 0, "pool: shared flag", "%s", strerror(errno));
+	/*
+	 * The refill work runs on unbound workers: confine every unbound
+	 * worker to CPU 0, where this task forks at SCHED_FIFO, so that none
+	 * runs before the burst ends.  The other CPUs stay free for the
+	 * kernel's own threads (on PREEMPT_RT, timers and RCU callbacks run in
+	 * per-CPU threads that a spinner there would starve).
+	 */
+	err = read_line(WQ_UNBOUND_CPUMASK, saved, sizeof(saved));
+	if (!err)
+		err = write_str(WQ_UNBOUND_CPUMASK, "1");
+	CHECK(&st, !err, "pool: unbound workqueues confined to CPU 0 (" WQ_UNBOUND_CPUMASK ")",
+	      "%s", strerror(-err));
+	if (err) {
+		pmc_session_close(s);
 		return 0;
 	}
-	*stop = 0;
-	hogs = hog_other_cpus(stop, &nhogs);
-	/* each spinner on its CPU before the burst */
-	msleep(100);
 	err = pmc_session_attach(s, 0, 0);
 	CHECK(&st, !err, "pool: inheriting session attached to itself", "%s", strerror(-err));
 	CPU_ZERO(&one);
@@ -230,23 +238,21 @@ static int pool(int k)
 		pid_t *p = calloc((size_t)k, sizeof(*p));
 		int i;
 
-		for (i = 0; i < k; i++) {
+		for (i = 0; p && i < k; i++) {
 			p[i] = fork();
 			if (p[i] == 0)
 				_exit(0);
 			if (p[i] > 0)
 				made++;
 		}
-		*stop = 1;
 		sched_setscheduler(0, SCHED_OTHER, &zero);
-		for (i = 0; i < k; i++)
+		err = write_str(WQ_UNBOUND_CPUMASK, saved);
+		CHECK(&st, !err, "pool: unbound workqueues' CPUs put back", "%s to %s: %s",
+		      WQ_UNBOUND_CPUMASK, saved, strerror(-err));
+		for (i = 0; p && i < k; i++)
 			if (p[i] > 0)
 				waitpid(p[i], NULL, 0);
 		free(p);
-		for (i = 0; hogs && i < nhogs; i++)
-			waitpid(hogs[i], NULL, 0);
-		free(hogs);
-		munmap((void *)stop, sizeof(*stop));
 	}
 	memset(&r1, 0, sizeof(r1));
 	pmc_session_read(s, &r1);
