@@ -114,8 +114,6 @@ const char *pmc_decode_strerror(enum pmc_decode_err why)
 		return "CPUID.0AH reports more fixed counters than supported";
 	case PMC_DECODE_BAD_FIXED_WIDTH:
 		return "CPUID.0AH reports fixed counters of width 0 or over 64 bits";
-	case PMC_DECODE_HYBRID:
-		return "hybrid CPU: counters and events differ between core types (not supported)";
 	}
 	return "unknown CPUID.0AH decoding error";
 }
@@ -215,14 +213,11 @@ int pmc_describe_cpu(const struct pmc_cpuid_regs *l0, const struct pmc_cpuid_reg
 	return ret;
 }
 
-int pmc_refuse_hybrid(struct pmc_cpu_desc *d, bool hybrid)
+void pmc_hybrid_common(struct pmc_cpu_desc *d, bool hybrid)
 {
-	if (!hybrid)
-		return 0;
-	memset(&d->pm, 0, sizeof(d->pm));
-	d->pdcm = false;
-	d->decode_err = PMC_DECODE_HYBRID;
-	return -ENODEV;
+	d->pm.hybrid = hybrid;
+	if (hybrid)
+		d->pm.td_metrics = 0;
 }
 
 void pmc_info_from_desc(const struct pmc_cpu_desc *d, struct pmcdrv_info *info)
@@ -262,9 +257,33 @@ void pmc_perfmon_from_info(const struct pmcdrv_info *info, struct pmc_arch_perfm
 	pm->events_len = info->events_len;
 	pm->events_avail = info->events_avail;
 	pm->fixed_mask = (u32)(info->avail_mask >> PMC_GLOBAL_FIXED_SHIFT);
-	if (info->flags & PMCDRV_INFO_PDCM)
+	pm->hybrid = !!(info->flags & PMCDRV_INFO_HYBRID);
+	if ((info->flags & PMCDRV_INFO_PDCM) && !pm->hybrid)
 		pm->td_metrics = pmc_td_metrics(info->family, info->model,
 						info->perf_capabilities, pm->fixed_mask);
+}
+
+/*
+ * Is @s one of the architectural events (CPUID.0AH:EBX's list, Intel SDM
+ * Vol. 3B 20.2.1.2) or the pseudo-encoding of fixed counter 0..2, with no
+ * cmask, inv or edge that would change its meaning?
+ */
+static bool pmc_event_architectural(const struct pmc_event_spec *s)
+{
+	unsigned int i;
+
+	if (s->cmask || (s->flags & (PMC_EVF_EDGE | PMC_EVF_INV)))
+		return false;
+	if (s->event == PMC_EVENT_FIXED_PSEUDO)
+		return s->umask >= 1 && s->umask <= 3;
+	/* UnHalted Reference Cycles, architectural event 2 (perf's bus-cycles) */
+	if (s->event == PMC_ARCH_REF_XCLK_EVENT && s->umask == PMC_ARCH_REF_XCLK_UMASK)
+		return true;
+	for (i = 0; i < PMC_ARCH_NR_EVENTS; i++) {
+		if (pmc_arch_events[i].event == s->event && pmc_arch_events[i].umask == s->umask)
+			return true;
+	}
+	return false;
 }
 
 int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmon *pm,
@@ -319,6 +338,9 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 		if (err == PMC_EVENT_OK && !(pm->fixed_mask & (1U << (s->umask - 1))))
 			err = PMC_EVENT_NO_FIXED_COUNTER;
 	}
+	/* A hybrid part counts what means the same on every core type. */
+	if (err == PMC_EVENT_OK && pm->hybrid && !pmc_event_architectural(s))
+		err = PMC_EVENT_HYBRID_NOT_ARCH;
 	if (why)
 		*why = err;
 	switch (err) {
@@ -329,6 +351,7 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 	case PMC_EVENT_ARCH_UNAVAILABLE:
 	case PMC_EVENT_NO_FIXED_COUNTER:
 	case PMC_EVENT_NO_TD_METRIC:
+	case PMC_EVENT_HYBRID_NOT_ARCH:
 		return -EOPNOTSUPP;
 	default:
 		return -EINVAL;
@@ -372,6 +395,8 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 		return "this CPU lacks its fixed counter (ref-cycles: fixed 2); GP: r013c";
 	case PMC_EVENT_NO_TD_METRIC:
 		return "this CPU has no such topdown metric (no PERF_METRICS, or level 1 only)";
+	case PMC_EVENT_HYBRID_NOT_ARCH:
+		return "a hybrid CPU counts architectural events only (instructions, cycles, ref-cycles, branches, branch-misses, llc-references, llc-misses, r013c: the same on every core type); a model-specific encoding means different things on P-cores and E-cores";
 	}
 	return "unknown event error";
 }

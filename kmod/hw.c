@@ -92,9 +92,11 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 	pmcd_cpuid(1, &l1);
 	if (l0.eax >= PMC_CPUID_LEAF_PERFMON)
 		pmcd_cpuid(PMC_CPUID_LEAF_PERFMON, &l0a);
-	if (!pmc_describe_cpu(&l0, &l1, &l0a, &caps->cpu) &&
-	    !pmc_refuse_hybrid(&caps->cpu, boot_cpu_has(X86_FEATURE_HYBRID_CPU)))
+	if (!pmc_describe_cpu(&l0, &l1, &l0a, &caps->cpu))
 		caps->flags |= PMCDRV_INFO_ARCH_PERFMON;
+	pmc_hybrid_common(&caps->cpu, boot_cpu_has(X86_FEATURE_HYBRID_CPU));
+	if (caps->cpu.pm.hybrid)
+		caps->flags |= PMCDRV_INFO_HYBRID;
 	if (caps->cpu.hypervisor)
 		caps->flags |= PMCDRV_INFO_HYPERVISOR;
 	if (caps->cpu.pdcm &&
@@ -102,9 +104,12 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 		caps->flags |= PMCDRV_INFO_PDCM;
 		if (caps->perf_capabilities & PMC_PERF_CAP_FW_WRITE)
 			caps->flags |= PMCDRV_INFO_FW_WRITE;
-		caps->cpu.pm.td_metrics = pmc_td_metrics(caps->cpu.family, caps->cpu.model,
-							 caps->perf_capabilities,
-							 caps->cpu.pm.fixed_mask);
+		/* PERF_METRICS is the P-core's alone on a hybrid part. */
+		if (!caps->cpu.pm.hybrid)
+			caps->cpu.pm.td_metrics = pmc_td_metrics(caps->cpu.family,
+								 caps->cpu.model,
+								 caps->perf_capabilities,
+								 caps->cpu.pm.fixed_mask);
 	}
 	pmcd_hw_probe_extra(caps);
 }

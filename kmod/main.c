@@ -413,10 +413,12 @@ static int __init pmcdrv_init(void)
 
 	pmcd_hw_probe(&pmcd_caps);
 	if (pmcd_caps.flags & PMCDRV_INFO_ARCH_PERFMON)
-		pr_info("architectural perfmon v%u: %u GP counters of %u bits, %u fixed of %u bits\n",
+		pr_info("architectural perfmon v%u: %u GP counters of %u bits, %u fixed of %u bits%s\n",
 			pmcd_caps.cpu.pm.version, pmcd_caps.cpu.pm.num_gp,
 			pmcd_caps.cpu.pm.gp_width,
-			pmcd_caps.cpu.pm.num_fixed, pmcd_caps.cpu.pm.fixed_width);
+			pmcd_caps.cpu.pm.num_fixed, pmcd_caps.cpu.pm.fixed_width,
+			pmcd_caps.cpu.pm.hybrid ?
+			" (hybrid CPU: those every core type has; architectural events only)" : "");
 	else if (pmcd_caps.cpu.vendor != PMCDRV_VENDOR_INTEL)
 		pr_info("not an Intel CPU (vendor %.12s): no hardware counters, only software events are available\n",
 			(const char *)pmcd_caps.cpu.vendor_id);

@@ -218,10 +218,16 @@ lane_models() {
 	return "$rc"
 }
 # The emulated Sapphire Rapids (perfmon v5, PERF_METRICS): the PMU-facing
-# scripts and the top-down test, which skips on every other model.
+# scripts and the top-down test, which skips on every other model.  Then the
+# emulated hybrid Alder Lake (a P-core and an E-core): the module and the
+# hybrid test, which skips on every other model.
 lane_spr() {
+	local rc=0
 	lstage guest-spr tests/vm/run --timeout 1800 --pmu-model spr -- tests/guest/run-all \
-		10-module 40-emulated-pmu 50-sessions 55-msr-switch 58-selfread 60-pmcctl 62-regions 66-topdown
+		10-module 40-emulated-pmu 50-sessions 55-msr-switch 58-selfread 60-pmcctl 62-regions 66-topdown ||
+		rc=1
+	lstage guest-adl tests/vm/run --pmu-model adl -- tests/guest/run-all 10-module 41-hybrid || rc=1
+	return "$rc"
 }
 [ "$qemu_ok" = 1 ] && queue lane_pmu
 queue lane_debug

@@ -174,6 +174,7 @@ struct pmc_arch_perfmon {
 	u32 fixed_mask;		/* bit i set: fixed counter i exists */
 	bool any_deprecated;	/* EDX[15] */
 	u32 td_metrics;		/* IA32_PERF_METRICS fields (4 or 8), 0: none (pmc_td_metrics) */
+	bool hybrid;		/* core types differ: architectural events only */
 };
 
 /*
@@ -195,7 +196,6 @@ enum pmc_decode_err {
 	PMC_DECODE_BAD_GP_WIDTH,	/* GP counters with a width of 0 or over 64 */
 	PMC_DECODE_TOO_MANY_FIXED,
 	PMC_DECODE_BAD_FIXED_WIDTH,
-	PMC_DECODE_HYBRID,		/* a hybrid part: pmc_refuse_hybrid() */
 };
 
 int pmc_decode_perfmon(u32 max_basic_leaf, const struct pmc_cpuid_regs *leaf0a,
@@ -252,14 +252,16 @@ int pmc_describe_cpu(const struct pmc_cpuid_regs *leaf0, const struct pmc_cpuid_
 
 /*
  * Hybrid parts (X86_FEATURE_HYBRID_CPU, CPUID.(07H,0):EDX[15]) have core
- * types with different counters (leaf 0AH differs per core type), widths
- * and event lists, and a task migrates between them: one description from
- * the boot CPU would be wrong on the other type, and an intersection still
- * sums events of two microarchitectures.  With @hybrid, drop the PMU from
- * @d (perfmon and PDCM; decode_err PMC_DECODE_HYBRID) and return -ENODEV;
- * otherwise leave @d alone and return 0.
+ * types with different counters and event lists, and a task migrates
+ * between them.  CPUID.0AH is the same on every core and reports what they
+ * all have (Linux 6.1, intel_pmu_init(): "the leaf 0xa reports the common
+ * subset" of a hybrid part's counters): with @hybrid, keep that, without
+ * top-down metrics (PERF_METRICS is the P-core's alone), and mark @d's PMU
+ * hybrid, so that only architectural events, which mean the same on every
+ * core type, are counted (pmc_event_check()); a task's count is then one
+ * exact sum over the core types it ran on.
  */
-int pmc_refuse_hybrid(struct pmc_cpu_desc *d, bool hybrid);
+void pmc_hybrid_common(struct pmc_cpu_desc *d, bool hybrid);
 
 /*
  * Fill the CPU-description part of an INFO reply from @desc: size,
@@ -307,6 +309,7 @@ enum pmc_event_err {
 	PMC_EVENT_FIXED_ONLY_MODIFIERS,	/* cmask/inv/edge/no-fixed on a fixed-only event */
 	PMC_EVENT_NO_FIXED_COUNTER,	/* fixed-only event, its fixed counter does not exist */
 	PMC_EVENT_NO_TD_METRIC,		/* topdown metric this CPU's PERF_METRICS lacks */
+	PMC_EVENT_HYBRID_NOT_ARCH,	/* hybrid part: not an architectural event */
 };
 
 int pmc_event_check(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm,
@@ -326,6 +329,9 @@ u64 pmc_evtsel_encode(const struct pmc_event_spec *spec);
  * clock, CPU_CLK_UNHALTED.REF_XCLK.)
  */
 #define PMC_EVENT_FIXED_PSEUDO		0x00
+/* Architectural event 2, UnHalted Reference Cycles at the bus clock (GP only). */
+#define PMC_ARCH_REF_XCLK_EVENT		0x3c
+#define PMC_ARCH_REF_XCLK_UMASK		0x01
 #define PMC_FIXED_PSEUDO_MAX		4
 
 /* Metric index (0..7) of a topdown metric spec (event 0x00, umask 0x80 + k), else -1. */

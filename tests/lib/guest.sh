@@ -41,6 +41,20 @@ near() { awk -v a="$1" -v b="$2" -v t="${3:-0.5}" 'BEGIN { d = a - b; exit !(a !
 # region_td OUT REGION METRIC: a region's top-down share in the -x, output OUT of
 # pmcctl run --regions --topdown (its "region-topdown" lines)
 region_td() { awk -F, -v r="$2" -v m="$3" '$1 == "region-topdown" && $2 == r && $4 == m { print $3 }' <<<"$1"; }
+# shuttle PID: move the only child of PID between CPUs 0 and 1 every few ms
+# until PID ends; wait for it and print how often the child was moved.
+shuttle() {
+	local runner=$1 moves=0 pid=""
+	while kill -0 "$runner" 2>/dev/null; do
+		[ -n "$pid" ] || pid=$(cat /proc/$runner/task/$runner/children 2>/dev/null | tr -d ' ')
+		if [ -n "$pid" ] && taskset -p -c $((moves % 2)) "$pid" >/dev/null 2>&1; then
+			moves=$((moves + 1))
+		fi
+		sleep 0.005
+	done
+	wait "$runner"
+	echo "$moves"
+}
 have_pmu() { [ "$(pmcctl info --json | jq -r .perfmon.available)" = true ]; }
 
 # klog_splats N: the first lines of the kernel log after line N that look like a

@@ -167,18 +167,58 @@ static void test_describe_cpu(void)
 	CU_ASSERT_EQUAL(info.flags, PMCDRV_INFO_HYPERVISOR);
 	CU_ASSERT_EQUAL(info.avail_mask, 0);
 
-	/* A hybrid part: described, but no PMU (and no PDCM) to offer. */
-	l0a = (struct pmc_cpuid_regs){ 0x07300404, 0, 0, 0x603 };
+	/*
+	 * A hybrid part (Raptor Lake i9-13900K's leaf 0AH, the common subset):
+	 * its counters, and architectural events only.
+	 */
+	l0a = (struct pmc_cpuid_regs){ 0x07300605, 0, 0x7, 0x8603 };
 	CU_ASSERT_EQUAL(pmc_describe_cpu(&intel_l0, &l1, &l0a, &d), 0);
-	CU_ASSERT_EQUAL(pmc_refuse_hybrid(&d, false), 0);
-	CU_ASSERT_EQUAL(d.pm.num_gp, 4);
-	CU_ASSERT_EQUAL(pmc_refuse_hybrid(&d, true), -ENODEV);
-	CU_ASSERT_EQUAL(d.decode_err, PMC_DECODE_HYBRID);
-	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_decode_strerror(d.decode_err), "hybrid"));
+	pmc_hybrid_common(&d, false);
+	CU_ASSERT_FALSE(d.pm.hybrid);
+	d.pm.td_metrics = 4;
+	pmc_hybrid_common(&d, true);
+	CU_ASSERT(d.pm.hybrid && d.pm.td_metrics == 0);
+	CU_ASSERT(d.pm.version == 5 && d.pm.num_gp == 6 && d.pm.fixed_mask == 0x7);
 	CU_ASSERT(d.vendor == PMCDRV_VENDOR_INTEL && d.model == 0x5e && d.hypervisor);
-	pmc_info_from_desc(&d, &info);
-	CU_ASSERT_EQUAL(info.flags, PMCDRV_INFO_HYPERVISOR);
-	CU_ASSERT(info.avail_mask == 0 && info.num_gp == 0 && info.perfmon_version == 0);
+	{
+		struct pmc_event_spec ok[] = {
+			{ .event = 0xc0, .flags = PMC_EVF_USER },
+			{ .event = 0x3c, .flags = PMC_EVF_USER | PMC_EVF_KERNEL },
+			{ .event = 0x3c, .umask = 0x01, .flags = PMC_EVF_USER },
+			{ .event = 0xc4, .flags = PMC_EVF_USER },
+			{ .event = 0x2e, .umask = 0x41, .flags = PMC_EVF_USER },
+			{ .event = 0x00, .umask = 0x03, .flags = PMC_EVF_USER },
+		};
+		struct pmc_event_spec no[] = {
+			{ .event = 0xc2, .umask = 0x02, .flags = PMC_EVF_USER },	/* model-specific */
+			{ .event = 0xc0, .cmask = 1, .flags = PMC_EVF_USER },	/* another meaning */
+			{ .event = 0xc4, .flags = PMC_EVF_USER | PMC_EVF_EDGE },
+		};
+		struct pmc_event_spec slots = { .event = 0x00, .umask = 0x04, .flags = PMC_EVF_USER };
+		enum pmc_event_err why;
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(ok); i++)
+			CU_ASSERT_EQUAL(pmc_event_check(&ok[i], &d.pm, &why), 0);
+		for (i = 0; i < ARRAY_SIZE(no); i++) {
+			CU_ASSERT_EQUAL(pmc_event_check(&no[i], &d.pm, &why), -EOPNOTSUPP);
+			CU_ASSERT_EQUAL(why, PMC_EVENT_HYBRID_NOT_ARCH);
+		}
+		CU_ASSERT_PTR_NOT_NULL(strstr(pmc_event_strerror(PMC_EVENT_HYBRID_NOT_ARCH),
+					      "hybrid"));
+		/* fixed counter 3 is the P-core's alone: not in the common subset */
+		CU_ASSERT_EQUAL(pmc_event_check(&slots, &d.pm, &why), -EOPNOTSUPP);
+		CU_ASSERT_EQUAL(why, PMC_EVENT_NO_FIXED_COUNTER);
+		/* not hybrid: the model-specific event is fine */
+		d.pm.hybrid = false;
+		CU_ASSERT_EQUAL(pmc_event_check(&no[0], &d.pm, &why), 0);
+		/* user space learns it from INFO */
+		pmc_info_from_desc(&d, &info);
+		info.flags |= PMCDRV_INFO_HYBRID | PMCDRV_INFO_PDCM;
+		info.perf_capabilities = PMC_PERF_CAP_PERF_METRICS;
+		pmc_perfmon_from_info(&info, &d.pm);
+		CU_ASSERT(d.pm.hybrid && d.pm.td_metrics == 0 && d.pm.num_gp == 6);
+	}
 
 	/* Intel without a PMU (stock QEMU TCG): version 0. */
 	l0a = (struct pmc_cpuid_regs){ 0, 0, 0, 0 };

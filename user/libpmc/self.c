@@ -89,18 +89,34 @@ static inline uint64_t pmc_rdtsc(void)
 #define pmc_barrier()		__asm__ __volatile__("" ::: "memory")
 #define PMC_READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
 
-/* perf's "rdpmc" sysfs setting: 0 means the kernel never sets CR4.PCE. */
+/*
+ * perf's "rdpmc" sysfs setting: 0 means the kernel never sets CR4.PCE.  A
+ * hybrid part has one per core type's PMU (cpu_core, cpu_atom; no cpu), and
+ * writing one sets it for all (Linux 6.1, set_attr_rdpmc(): x86_pmu's
+ * attr_rdpmc is shared).
+ */
 static bool rdpmc_disabled(void)
 {
-	FILE *f = fopen("/sys/bus/event_source/devices/cpu/rdpmc", "re");
-	int v = 1;
+	static const char *const paths[] = {
+		"/sys/bus/event_source/devices/cpu/rdpmc",
+		"/sys/bus/event_source/devices/cpu_core/rdpmc",
+		"/sys/bus/event_source/devices/cpu_atom/rdpmc",
+	};
+	unsigned int i;
+	FILE *f;
+	int v;
 
-	if (!f)
-		return false;
-	if (fscanf(f, "%d", &v) != 1)
-		v = 1;
-	fclose(f);
-	return v == 0;
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		f = fopen(paths[i], "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%d", &v) != 1)
+			v = 1;
+		fclose(f);
+		if (v == 0)
+			return true;
+	}
+	return false;
 }
 
 /*

@@ -171,6 +171,8 @@ static void info_text(FILE *f, const struct info_report *r)
 		fprintf(f, "                   only software events (task-clock, context-switches, cpu-migrations) can be counted\n");
 	} else {
 		fprintf(f, "Perfmon version:   %u\n", in->perfmon_version);
+		if (in->flags & PMCDRV_INFO_HYBRID)
+			fprintf(f, "Hybrid:            yes: the counters every core type has, architectural events only\n");
 		fprintf(f, "GP counters:       %u x %u bits\n", in->num_gp, in->gp_width);
 		fprintf(f, "Fixed counters:    %u x %u bits\n", in->num_fixed, in->fixed_width);
 		fprintf(f, "Arch events:       ");
@@ -260,8 +262,9 @@ static void info_json(FILE *f, const struct info_report *r)
 			(unsigned long long)in->perf_capabilities);
 	else
 		fprintf(f, "    \"perf_capabilities\": null,\n");
-	fprintf(f, "    \"full_width_write\": %s\n  },\n",
-		(in->flags & PMCDRV_INFO_FW_WRITE) ? "true" : "false");
+	fprintf(f, "    \"full_width_write\": %s,\n    \"hybrid\": %s\n  },\n",
+		(in->flags & PMCDRV_INFO_FW_WRITE) ? "true" : "false",
+		(in->flags & PMCDRV_INFO_HYBRID) ? "true" : "false");
 	fprintf(f, "  \"counters\": {\n    \"in_use_known\": %s,\n    \"held_by_pmcdrv\": %s,\n",
 		r->in_use_known ? "true" : "false",
 		(in->flags & PMCDRV_INFO_CLAIMED) ? "true" : "false");

@@ -51,6 +51,12 @@ enum pmcdrv_vendor {
 #define PMCDRV_INFO_GLOBAL_INUSE	(1U << 4) /* in_use_hw read GLOBAL_INUSE */
 #define PMCDRV_INFO_CLAIMED		(1U << 5) /* pmcdrv's sessions hold the PMU now */
 #define PMCDRV_INFO_HW_FAULTS		(1U << 6) /* some PMU MSR access faulted: hw_faults */
+/*
+ * A hybrid part (P-cores and E-cores): the counters are those CPUID.0AH
+ * reports, the ones every core type has, and only the architectural events
+ * (the same encoding and meaning on every type) are counted.
+ */
+#define PMCDRV_INFO_HYBRID		(1U << 7)
 
 /*
  * PMCDRV_IOC_INFO: what the CPU's PMU offers and who is using it.

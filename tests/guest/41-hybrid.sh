@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0
+# Hybrid parts (P-cores and E-cores) on the emulated Alder Lake
+# (tests/vm/run --pmu-model adl: vCPU 0 a P-core, vCPU 1 an E-core; the model
+# is in tests/qemu/README.md, "A hybrid Alder Lake"):
+#   - INFO says HYBRID; the counters are leaf 0xA's common subset (6 GP,
+#     fixed 0-2), no top-down metric; the load message says so
+#   - architectural events count exactly on either core type and across
+#     them: a task's count is one sum, equal to the task's instructions
+#     wherever it ran, and to perf's cpu_core + cpu_atom rows of the same run
+#     when it did not move; cycles show where it ran (CPI 2 on the P-core,
+#     3 on the E-core)
+#   - a model-specific event is refused, naming why (pmcctl and the ioctl)
+#   - regions and the self-read page (RDPMC) on each core type
+# Elsewhere (not hybrid) everything here SKIPs, saying why.
+. tests/lib/guest.sh
+
+if ! have_pmu; then
+	echo "SKIP: hybrid: no PMU in this guest"
+	exit 0
+fi
+module_loaded || insmod "$PMCDRV_KO"
+klog0=$(dmesg | wc -l)
+if [ "$(pmcctl info --json | jq -r .perfmon.hybrid)" != true ]; then
+	echo "SKIP: hybrid: this guest's CPU is not hybrid (tests/vm/run --pmu-model adl is)"
+	exit 0
+fi
+
+loop=build/progs/loop
+n() { printf '%09d' "$1"; }
+N=200000
+want=$((2 * N + 103))
+val() { awk -F, -v e="$1" '$3 == e { print $1 }'; }
+
+# ---- what INFO and the load message say ------------------------------------------
+info=$(pmcctl info --json)
+expect_eq "info: the common subset: 6 GP counters" "$(jq -r .perfmon.gp_counters <<<"$info")" 6
+expect_eq "info: the common subset: 3 fixed counters" "$(jq -r .perfmon.fixed_counters <<<"$info")" 3
+check "info (text) says hybrid" bash -c "pmcctl info | grep -q '^Hybrid: *yes'"
+check "the load message says hybrid" bash -c "dmesg | grep -q 'pmcdrv: architectural perfmon v5: 6 GP .* (hybrid CPU'"
+
+# ---- exact on each core type, and across them ---------------------------------------
+EV=instructions:u,cycles:u,ref-cycles:u,r00c0:u,r013c:u
+for c in 0 1; do
+	out=$(pmcctl run -x, -e "$EV" -- taskset -c $c $loop "$(n $N)" 2>&1 >/dev/null)
+	i=$(val instructions:u <<<"$out") cy=$(val cycles:u <<<"$out")
+	# taskset runs before the exec of loop, on either CPU: count the loop alone
+	out1=$(taskset -c $c pmcctl run -x, -e "$EV" -- $loop "$(n $N)" 2>&1 >/dev/null)
+	i1=$(val instructions:u <<<"$out1") cy1=$(val cycles:u <<<"$out1")
+	expect_eq "CPU $c: instructions:u exactly 2N+103" "$i1" "$want"
+	expect_eq "CPU $c: r00c0:u (a GP counter) equals instructions:u" \
+		"$(val r00c0:u <<<"$out1")" "$want"
+	expect_eq "CPU $c: ref-cycles:u equal to instructions (icount)" \
+		"$(val ref-cycles:u <<<"$out1")" "$want"
+	cpi=$((c == 0 ? 2 : 3))
+	expect_eq "CPU $c ($([ $c = 0 ] && echo P-core || echo E-core)): cycles:u = $cpi x instructions" \
+		"$cy1" $((cpi * want))
+	check "CPU $c: through taskset, instructions:u at least the loop's ($i)" test "${i:-0}" -ge "$want"
+done
+
+# A task moved between the core types: one sum, exactly its instructions.
+big=$(n 50000000)
+pmcctl run -x, -e instructions:u,cycles:u,cpu-migrations -o /tmp/hyb -- $loop "$big" &
+moves=$(shuttle $!)
+i=$(val instructions:u </tmp/hyb) cy=$(val cycles:u </tmp/hyb) mig=$(val cpu-migrations </tmp/hyb)
+expect_eq "moved between P-core and E-core ($moves moves): instructions:u exactly 2N+103" \
+	"$i" $((2 * 10#$big + 103))
+check "moved: it did migrate ($mig migrations)" test "${mig:-0}" -gt 0
+# cycles between all-P (2x) and all-E (3x): both types counted into one sum
+check "moved: cycles between 2x and 3x the instructions ($cy for $i)" \
+	test "${cy:-0}" -gt $((2 * i)) -a "${cy:-0}" -lt $((3 * i))
+
+# perf's rows for the same unmoved run: cpu_core + cpu_atom = pmcdrv's one count
+for c in 0 1; do
+	p=$(taskset -c $c perf stat --all-user -x, -e cpu_core/instructions/,cpu_atom/instructions/ \
+		-- $loop "$(n $N)" 2>&1 >/dev/null)
+	pc=$(awk -F, '$3 == "cpu_core/instructions/" { print $1 }' <<<"$p")
+	pa=$(awk -F, '$3 == "cpu_atom/instructions/" { print $1 }' <<<"$p")
+	[[ "$pc" =~ ^[0-9]+$ ]] || pc=0
+	[[ "$pa" =~ ^[0-9]+$ ]] || pa=0
+	expect_eq "CPU $c: perf's cpu_core + cpu_atom instructions equal pmcdrv's" $((pc + pa)) "$want"
+done
+
+# ---- model-specific events are refused, saying why ---------------------------------
+out=$(pmcctl run -e r02c2:u -- true 2>&1)
+rc=$?
+check "a model-specific event (r02c2) is refused" test "$rc" -ne 0
+check "... naming the hybrid CPU" grep -q "hybrid CPU counts architectural events only" <<<"$out"
+out=$(pmcctl run -e r01c0:u -- true 2>&1)
+check "instructions with another umask (r01c0) is refused" grep -q "hybrid" <<<"$out"
+out=$(pmcctl run -e r10000c0:u -- true 2>&1)	# cmask 1
+check "an architectural event with a cmask is refused" grep -q "hybrid" <<<"$out"
+out=$(pmcctl run -e slots -- true 2>&1)
+check "topdown slots (fixed counter 3, the P-core's alone) is refused" test $? -ne 0 -a -n "$out"
+
+# ---- regions and the self-read page on each core type ---------------------------------
+for c in 0 1; do
+	out=$(taskset -c $c pmcctl run --regions -e instructions:u -- build/examples/matmul 32 2>&1)
+	check "CPU $c: regions of matmul under run --regions -e instructions:u" \
+		grep -qE '^ multiply +1 +1 ' <<<"$out"
+	out=$(taskset -c $c build/examples/selfread 5 instructions:u 2>&1)
+	check "CPU $c: the self-read page through RDPMC, never decreasing" \
+		grep -q '^selfread: monotonic$' <<<"$out"
+done
+
+refcnt=$(cat /sys/module/pmcdrv/refcnt)
+expect_eq "no open file holds the module" "$refcnt" 0
+expect_eq "kernel log clean" "$(klog_splats "$klog0")" ""
