@@ -202,6 +202,31 @@ static void test_skylake(void)
 	CU_ASSERT_EQUAL(pmc_metrics_info(ms, 4, &info), -ERANGE);
 	pmc_metrics_close(ms);
 
+	/* which events each metric needs: IPC two of the three, level 1's through references */
+	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL, "tma_info_thread_ipc,tma_info_thread_cpi",
+					       &env, &ms, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(pmc_metrics_nr_events(ms), 2);
+	CU_ASSERT_EQUAL(pmc_metrics_uses(ms, 0, 0), 1);
+	CU_ASSERT_EQUAL(pmc_metrics_uses(ms, 0, 1), 1);
+	CU_ASSERT_EQUAL(pmc_metrics_uses(ms, 1, 1), 1);
+	CU_ASSERT_EQUAL(pmc_metrics_uses(ms, 0, 2), -ERANGE);
+	CU_ASSERT_EQUAL(pmc_metrics_uses(ms, 2, 0), -ERANGE);
+	pmc_metrics_close(ms);
+	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL, "tma_info_thread_ipc,tma_light_operations",
+					       &env, &ms, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(pmc_metrics_nr_events(ms), 6);
+	{
+		unsigned int i, n0 = 0, n1 = 0;
+
+		for (i = 0; i < 6; i++) {
+			n0 += pmc_metrics_uses(ms, 0, i) == 1;
+			n1 += pmc_metrics_uses(ms, 1, i) == 1;
+		}
+		CU_ASSERT_EQUAL(n0, 2);
+		CU_ASSERT_EQUAL(n1, 6);
+	}
+	pmc_metrics_close(ms);
+
 	/* with SMT on, bad speculation needs AnyThread: refused, naming the event */
 	env.smt_on = 1;
 	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL, "tma_bad_speculation", &env, &ms, err,

@@ -474,6 +474,13 @@ unsigned int pmc_metrics_nr(const struct pmc_metrics *ms);
 /* -ERANGE: no metric @i. */
 int pmc_metrics_info(const struct pmc_metrics *ms, unsigned int i, struct pmc_metric_info *info);
 /*
+ * Does metric @i need the set's event @ev (itself or through a metric it
+ * references)?  1 or 0 (0 for a refused metric); -ERANGE: no such metric
+ * or event; -ENOMEM.  Callers place a metric beside its first event, as
+ * perf beside its group's leader, and say when one of its inputs was scaled.
+ */
+int pmc_metrics_uses(const struct pmc_metrics *ms, unsigned int i, unsigned int ev);
+/*
  * Metric @i's value (before ScaleUnit) from @counts (one per
  * pmc_metrics_event(), NAN for one not counted) and @duration_s (seconds
  * of wall clock, for duration_time).  As perf: a division by zero is NAN,

@@ -1185,6 +1185,38 @@ int pmc_metrics_info(const struct pmc_metrics *ms, unsigned int i, struct pmc_me
 	return 0;
 }
 
+static bool uses(const struct pmc_metrics *ms, int d, int ev, unsigned char *seen)
+{
+	const struct mexpr *e = ms->ex[d];
+	int i;
+
+	if (seen[d] || !e || e->refused)
+		return false;
+	seen[d] = 1;
+	for (i = 0; i < e->ns; i++) {
+		if (e->res[i] == R_EVENT && e->idx[i] == ev)
+			return true;
+		if (e->res[i] == R_REF && uses(ms, e->idx[i], ev, seen))
+			return true;
+	}
+	return false;
+}
+
+int pmc_metrics_uses(const struct pmc_metrics *ms, unsigned int i, unsigned int ev)
+{
+	unsigned char *seen;
+	bool r;
+
+	if (i >= ms->nroots || ev >= ms->nevents)
+		return -ERANGE;
+	seen = calloc(ms->ndefs, 1);
+	if (!seen)
+		return -ENOMEM;
+	r = uses(ms, ms->roots[i].def, (int)ev, seen);
+	free(seen);
+	return r;
+}
+
 /* ---- evaluation: expr.y without compute_ids ------------------------------ */
 
 static double eval_def(struct pmc_metrics *ms, int d);
