@@ -95,8 +95,7 @@ int count_metrics_setup(struct count_metrics *cm, struct count_opts *co, const c
 		return -ENODEV;
 	}
 	if (ret) {
-		fprintf(stderr, "pmcctl %s: -M %s: %s%s\n", cmd, list, err,
-			ret == -EINVAL ? "; 'pmcctl list --metrics' lists this CPU's metrics and groups" : "");
+		fprintf(stderr, "pmcctl %s: -M %s: %s\n", cmd, list, err);
 		return ret == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
 	for (i = 0; i < pmc_metrics_nr(cm->ms); i++) {
