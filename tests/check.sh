@@ -209,9 +209,10 @@ lane_models() {
 	local model rc=0
 	local td
 	for model in v4 gp8 nofw w40; do
-		# v4 and gp8 count the Skylake top-down events: level 1 without PERF_METRICS
+		# v4 and gp8 count the Skylake top-down events: level 1 without PERF_METRICS,
+		# and -M TopdownL1 against perf's
 		td=""
-		case $model in v4|gp8) td=67-topdown-gp ;; esac
+		case $model in v4|gp8) td="67-topdown-gp 64-metrics" ;; esac
 		lstage "guest-$model" tests/vm/run --pmu-model "$model" -- tests/guest/run-all \
 			10-module 40-emulated-pmu 50-sessions 55-msr-switch 60-pmcctl $td || rc=1
 	done
@@ -224,8 +225,8 @@ lane_models() {
 lane_spr() {
 	local rc=0
 	lstage guest-spr tests/vm/run --timeout 1800 --pmu-model spr -- tests/guest/run-all \
-		10-module 40-emulated-pmu 50-sessions 55-msr-switch 58-selfread 60-pmcctl 62-regions 66-topdown ||
-		rc=1
+		10-module 40-emulated-pmu 50-sessions 55-msr-switch 58-selfread 60-pmcctl 62-regions 64-metrics \
+		66-topdown || rc=1
 	lstage guest-adl tests/vm/run --pmu-model adl -- tests/guest/run-all 10-module 41-hybrid || rc=1
 	return "$rc"
 }

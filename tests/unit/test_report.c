@@ -26,6 +26,8 @@
 #include "unit.h"
 #include "report.h"
 #include "topdown.h"
+#include <math.h>
+
 #include "golden.h"
 #include "json_check.h"
 
@@ -430,6 +432,30 @@ static void test_multiplexed(void)
 }
 
 /*
+ * -M: a metric in the # column of its first event, a second one of the
+ * same row on a line of its own, a ScaleUnit's "%8.1f UNIT  NAME", and a
+ * metric without a value (n/a, CSV empty, JSON null).
+ */
+static void test_metrics(void)
+{
+	static const double v[] = { 3000, 2000, 1000 };
+	static const struct report_metric m[] = {
+		{ .row = 0, .name = "tma_info_thread_ipc", .unit = "", .value = 1.5 },
+		{ .row = 0, .name = "tma_retiring", .unit = "%", .scaled = true, .value = 37.5 },
+		{ .row = 2, .name = "tma_info_core_flopc", .unit = "", .value = NAN },
+	};
+	struct fixture fx;
+
+	fx_init(&fx, "branches,branch-misses,r01c2");
+	fx_rows(&fx, v, ARRAY_SIZE(v));
+	fx.r.metrics = m;
+	fx.r.nr_metrics = ARRAY_SIZE(m);
+	CHECK_ALL(&fx, "metrics");
+	fx.r.interval = 1.0;
+	CHECK_ALL(&fx, "metrics-interval");
+}
+
+/*
  * Events by code keep the user's spelling; 0x00c0 and r003c are
  * instructions and cycles, so IPC shows.  A long cpu/.../ name overflows
  * the name column, and so does a 16-digit count its column.
@@ -721,6 +747,7 @@ void register_report_tests(void)
 		{ "task-clock without elapsed time", test_clock_without_elapsed },
 		{ "note: text only", test_note },
 		{ "multiplexed: (xx.xx%), <not counted>", test_multiplexed },
+		{ "-M metrics: the # column, lines of their own, n/a", test_metrics },
 		{ "events by code, long names, big counts", test_raw_names },
 		{ "--topdown: perf's metrics, metric-only CSV", test_topdown },
 		{ "stat --topdown -I -A: per CPU, per interval", test_topdown_interval_per_cpu },

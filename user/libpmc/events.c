@@ -148,6 +148,25 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 			return pmc_error(-EINVAL, err, errlen,
 					 "'%s': %.*s cannot be set: pmcdrv controls EN, INT, AnyThread and pin control itself",
 					 term, (int)klen, p);
+		} else if (!eq && p == body && klen < PMC_EVENT_NAME_MAX && memchr(p, '.', klen)) {
+			/* perf's cpu/EVENT.UMASK,cmask=1/: the named event, then the fields */
+			const struct pmc_pe_model *m = pmc_pe_this_model();
+			const struct pmc_pe_event *pe;
+			char name[PMC_EVENT_NAME_MAX];
+
+			memcpy(name, p, klen);
+			name[klen] = '\0';
+			pe = m ? pmc_pe_event_find(m, name, PMC_PE_CPU) : NULL;
+			if (!pe)
+				return pmc_error(-EINVAL, err, errlen,
+						 "'%s': '%s' is not an event of the kernel's data for this CPU",
+						 term, name);
+			if (pmc_pe_event_encode(pe, ev))
+				return pmc_error(-EOPNOTSUPP, err, errlen,
+						 "'%s': the kernel's data encodes %s with what pmcdrv does not program",
+						 term, name);
+			ev->type = PMCDRV_EVENT_HW;
+			have_event = true;
 		} else {
 			return pmc_error(-EINVAL, err, errlen,
 					 "'%s': unknown field '%.*s' (fields: event, umask, cmask, inv, edge)",

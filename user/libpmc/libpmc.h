@@ -300,6 +300,8 @@ struct pmc_evlist {
  *               REF_XCLK on a GP counter)
  *   rHEX        perf's raw form: event, umask, edge (18), inv (23), cmask (31:24)
  *   cpu/event=0xc0,umask=0x1,cmask=1,inv,edge/
+ *   cpu/EVENT.UMASK,cmask=1/  perf's form: an event of the kernel's data
+ *               for this model, then fields that change it
  * each optionally followed by :u, :k or :uk (default: both modes), and
  *   libpfm4 names of this CPU's core PMU: [pmu::]EVENT[:UMASK...][:MOD...]
  *               (MEM_LOAD_RETIRED:L3_MISS, skl::INST_RETIRED:ANY_P:u; case
@@ -420,6 +422,78 @@ typedef int (*pmc_kernel_event_fn)(const struct pmc_kernel_event *ev, void *arg)
 int pmc_kernel_model(const char **source, const char **model);
 /* Call @fn for each event of this CPU's model, by name; @fn's first non-zero value, 0 or -ENODEV. */
 int pmc_kernel_events(pmc_kernel_event_fn fn, void *arg);
+
+/* ---- metrics: perf's MetricExpr over the kernel's data ------------------ */
+/*
+ * The metrics of the same files (MetricName, MetricExpr, MetricGroup,
+ * ScaleUnit), in perf's expression language, compiled and evaluated as
+ * perf's tools/perf/util/expr.y does (docs/design.md, "Metrics").
+ */
+
+/* perf's #literals; pmc_metric_env_init() fills them from sysfs. */
+struct pmc_metric_env {
+	double smt_on, core_wide, num_cpus, num_cpus_online, num_cores, num_dies, num_packages;
+	double slots, system_tsc_freq, has_pmem;
+	const char *cpuid;	/* for strcmp_cpuid_str(); NULL: this CPU's */
+};
+
+/* @env for this machine; @system_wide: every CPU counted (perf's #core_wide). */
+void pmc_metric_env_init(struct pmc_metric_env *env, bool system_wide);
+
+struct pmc_metrics;
+
+/*
+ * Compile the metrics @list names (metric names or MetricGroup names,
+ * comma-separated, any case, "all" for every one; perf's -M) for the model
+ * of @cpuid (perf's CPUID string; NULL: this CPU's, or PMCDRV_FORCE_CPUID's).
+ * -ENODEV: no model; -EINVAL: a name matches no metric or group, or an
+ * expression does not parse; -ELOOP: metrics reference each other in a
+ * circle; -ENOMEM.  @err says which.  A metric that needs an event pmcdrv
+ * cannot count (uncore, msr, TSX, AnyThread...) is kept, refused: its
+ * info.refused names the event, and its events are not in the list.
+ */
+int pmc_metrics_open(const char *cpuid, const char *list, const struct pmc_metric_env *env,
+		     struct pmc_metrics **out, char *err, size_t errlen);
+void pmc_metrics_close(struct pmc_metrics *ms);
+
+/* The distinct events the set's metrics need, in perf's spelling (pmc_evlist_parse() reads them). */
+unsigned int pmc_metrics_nr_events(const struct pmc_metrics *ms);
+const char *pmc_metrics_event(const struct pmc_metrics *ms, unsigned int i);
+
+struct pmc_metric_info {
+	const char *name, *groups, *desc, *expr;
+	const char *pmu;	/* "cpu", "cpu_core", "cpu_atom" */
+	double scale;		/* ScaleUnit's number (1 when none): value x scale ... */
+	const char *unit;	/* ... is in this unit ("%", "GB/sec", "" when none) */
+	const char *refused;	/* NULL, or why pmcdrv cannot compute it */
+	bool duration_time;	/* it needs the wall-clock time (duration_time) */
+};
+
+/* The set's metrics, in the order asked. */
+unsigned int pmc_metrics_nr(const struct pmc_metrics *ms);
+/* -ERANGE: no metric @i. */
+int pmc_metrics_info(const struct pmc_metrics *ms, unsigned int i, struct pmc_metric_info *info);
+/*
+ * Does metric @i need the set's event @ev (itself or through a metric it
+ * references)?  1 or 0 (0 for a refused metric); -ERANGE: no such metric
+ * or event; -ENOMEM.  Callers place a metric beside its first event, as
+ * perf beside its group's leader, and say when one of its inputs was scaled.
+ */
+int pmc_metrics_uses(const struct pmc_metrics *ms, unsigned int i, unsigned int ev);
+/*
+ * Metric @i's value (before ScaleUnit) from @counts (one per
+ * pmc_metrics_event(), NAN for one not counted) and @duration_s (seconds
+ * of wall clock, for duration_time).  As perf: a division by zero is NAN,
+ * d_ratio() by zero is 0.  -EOPNOTSUPP: the metric is refused;
+ * -EDOM: a '%' by zero (perf gives no value); -ERANGE: no metric @i.
+ */
+int pmc_metrics_eval(struct pmc_metrics *ms, unsigned int i, const double *counts,
+		     double duration_s, double *value);
+
+/* Return non-zero to stop pmc_metric_list(); the pointers stay valid (static data). */
+typedef int (*pmc_metric_fn)(const struct pmc_metric_info *mi, void *arg);
+/* Each metric of @cpuid's model (NULL: this CPU's) by name; refused is NULL here. -ENODEV: no model. */
+int pmc_metric_list(const char *cpuid, pmc_metric_fn fn, void *arg);
 
 /* ---- without the module: CPUID from user space ------------------------- */
 /*

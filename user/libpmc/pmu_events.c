@@ -45,7 +45,7 @@ static bool full_cpuid(const char *id)
  * must match the whole @id, or the whole @id but its stepping when the
  * entry has none.
  */
-static bool cpuid_matches(const char *mapcpuid, const char *id)
+bool pmc_pe_cpuid_matches(const char *mapcpuid, const char *id)
 {
 	bool full_mapcpuid = full_cpuid(mapcpuid);
 	bool is_full = full_cpuid(id);
@@ -91,7 +91,7 @@ const struct pmc_pe_model *pmc_pe_model_find(const char *cpuid)
 	unsigned int i;
 
 	for (i = 0; i < pmc_pe_nr_models; i++)
-		if (cpuid_matches(pmc_pe_str(pmc_pe_models[i].cpuid), cpuid))
+		if (pmc_pe_cpuid_matches(pmc_pe_str(pmc_pe_models[i].cpuid), cpuid))
 			return &pmc_pe_models[i];
 	return NULL;
 }

@@ -9,6 +9,7 @@
 #ifndef PMC_PMU_EVENTS_H
 #define PMC_PMU_EVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +72,11 @@ int pmc_pe_cpuid_str(const struct pmcdrv_info *info, char *buf, size_t len);
  * does for libpfm4), or NULL.
  */
 const struct pmc_pe_model *pmc_pe_this_model(void);
+/*
+ * Does mapfile.csv's expression @mapcpuid match CPUID string @id, as perf's
+ * strcmp_cpuid_str() decides (also the metrics' strcmp_cpuid_str())?
+ */
+bool pmc_pe_cpuid_matches(const char *mapcpuid, const char *id);
 /* The model whose mapfile.csv expression matches @cpuid as perf matches it, or NULL. */
 const struct pmc_pe_model *pmc_pe_model_find(const char *cpuid);
 /* @m's event @name (any case) of @unit's PMU, or NULL. */

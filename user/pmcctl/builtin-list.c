@@ -23,6 +23,7 @@ struct list_ctx {
 	const char *word;	/* NULL: everything */
 	bool json;
 	unsigned int shown;
+	char groups[4096];	/* --metrics: the groups seen, ";g1;g2;" */
 };
 
 static bool has_word(const char *s, const char *word)
@@ -32,13 +33,16 @@ static bool has_word(const char *s, const char *word)
 
 static void list_usage(FILE *f)
 {
-	fputs("usage: pmcctl list [--json] [WORD]\n\n"
+	fputs("usage: pmcctl list [--json] [--metrics] [WORD]\n\n"
 	      "List the events this CPU supports: the architectural and software events, the\n"
 	      "model-specific events of the kernel's own data for this model (perf's names), and\n"
 	      "those of the core PMU libpfm4 detects, with their unit masks; each under its source.\n"
 	      "WORD keeps the events whose name or description contains it (any case).\n\n"
 	      "  -j, --json   one JSON object: architectural, software, kernel (source, model,\n"
 	      "               events), pmu, events (libpfm4's, with umasks)\n"
+	      "  -m, --metrics  the model's metrics instead (perf's, for -M): name, groups,\n"
+	      "               description and formula; WORD keeps those whose name, group or\n"
+	      "               description contains it; with --json: source, model, metrics, groups\n"
 	      "  -h, --help   this text\n\n"
 	      "exit codes: 0 ok (also when nothing matches WORD), 2 usage error\n", f);
 }
@@ -230,9 +234,25 @@ static void list_text(const struct pmcdrv_info *info, struct list_ctx *c)
 	     "0x013c is reference cycles at the bus clock, on a GP counter).");
 }
 
+/* "source":...,"model":... of the kernel's data; pmc_kernel_model()'s return. */
+static int json_kernel_model(void)
+{
+	const char *source, *model;
+	int err = pmc_kernel_model(&source, &model);
+
+	printf("\"source\":");
+	json_string(stdout, source);
+	printf(",\"model\":");
+	if (err)
+		printf("null");
+	else
+		json_string(stdout, model);
+	return err;
+}
+
 static void list_json(const struct pmcdrv_info *info, struct list_ctx *c)
 {
-	const char *pmu = NULL, *pmu_desc = NULL, *source, *model;
+	const char *pmu = NULL, *pmu_desc = NULL;
 	unsigned int i, n = 0;
 	int err;
 
@@ -257,14 +277,8 @@ static void list_json(const struct pmcdrv_info *info, struct list_ctx *c)
 		json_string(stdout, sw_events[i].desc);
 		putchar('}');
 	}
-	printf("],\n\"kernel\":{\"source\":");
-	err = pmc_kernel_model(&source, &model);
-	json_string(stdout, source);
-	printf(",\"model\":");
-	if (err)
-		printf("null");
-	else
-		json_string(stdout, model);
+	printf("],\n\"kernel\":{");
+	err = json_kernel_model();
 	printf(",\"events\":[");
 	c->shown = 0;
 	if (!err)
@@ -284,23 +298,112 @@ static void list_json(const struct pmcdrv_info *info, struct list_ctx *c)
 	printf("\n]}\n");
 }
 
+/* Note each group of @groups ("a;b") once in c->groups. */
+static void note_groups(struct list_ctx *c, const char *groups)
+{
+	char g[256];
+
+	while (*groups) {
+		size_t n = strcspn(groups, ";"), len = strlen(c->groups);
+
+		snprintf(g, sizeof(g), ";%.*s;", (int)n, groups);
+		if (!strstr(c->groups, g) && len + strlen(g) < sizeof(c->groups))
+			snprintf(c->groups + len, sizeof(c->groups) - len, "%s", len ? g + 1 : g);
+		groups += n + (groups[n] == ';');
+	}
+}
+
+static int show_metric(const struct pmc_metric_info *mi, void *arg)
+{
+	struct list_ctx *c = arg;
+
+	if (!has_word(mi->name, c->word) && !has_word(mi->groups, c->word) &&
+	    !has_word(mi->desc, c->word))
+		return 0;
+	note_groups(c, mi->groups);
+	if (c->json) {
+		printf("%s\n  {\"name\":", c->shown++ ? "," : "");
+		json_string(stdout, mi->name);
+		printf(",\"pmu\":");
+		json_string(stdout, mi->pmu);
+		printf(",\"groups\":");
+		json_string(stdout, mi->groups);
+		printf(",\"scale\":%g,\"unit\":", mi->scale);
+		json_string(stdout, mi->unit);
+		printf(",\"desc\":");
+		json_string(stdout, mi->desc);
+		printf(",\"expr\":");
+		json_string(stdout, mi->expr);
+		putchar('}');
+		return 0;
+	}
+	c->shown++;
+	printf("  %s", mi->name);
+	if (strcmp(mi->pmu, "cpu"))
+		printf(" (%s)", mi->pmu);
+	putchar('\n');
+	if (*mi->groups)
+		printf("      groups: %s\n", mi->groups);
+	if (*mi->desc)
+		printf("      %s\n", mi->desc);
+	printf("      = %s", mi->expr);
+	if (*mi->unit)
+		printf("  (x %g, in %s)", mi->scale, mi->unit);
+	putchar('\n');
+	return 0;
+}
+
+static void list_metrics(struct list_ctx *c)
+{
+	const char *source, *model;
+	int err = pmc_kernel_model(&source, &model);
+
+	if (c->json) {
+		putchar('{');
+		json_kernel_model();
+		printf(",\"metrics\":[");
+		if (!err)
+			pmc_metric_list(NULL, show_metric, c);
+		printf("\n],\"groups\":");
+		json_string(stdout, c->groups);
+		printf("}\n");
+		return;
+	}
+	if (err) {
+		printf("Metrics: the kernel's data (%s) has no model for this CPU.\n", source);
+		return;
+	}
+	printf("Metrics of the kernel's data (perf's '%s', %s); pmcctl run -M takes a name or a group:\n",
+	       model, source);
+	pmc_metric_list(NULL, show_metric, c);
+	if (!c->shown)
+		puts("  (none matches)");
+	else
+		printf("\nMetric groups: %s\n", c->groups);
+}
+
 static int list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "metrics", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct list_ctx ctx = { 0 };
 	struct pmcdrv_info info;
 	enum pmc_decode_err derr;
+	bool metrics = false;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jmh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ctx.json = true;
+			break;
+		case 'm':
+			metrics = true;
 			break;
 		case 'h':
 			list_usage(stdout);
@@ -320,6 +423,10 @@ static int list(int argc, char **argv)
 	if (ctx.word && !*ctx.word) {
 		fprintf(stderr, "pmcctl list: WORD is empty\n");
 		return -EINVAL;
+	}
+	if (metrics) {
+		list_metrics(&ctx);
+		return 0;
 	}
 	pmc_cpuid_info(&info, &derr);
 	if (ctx.json)

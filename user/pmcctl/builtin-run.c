@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "libpmc.h"
+#include "metrics.h"
 #include "output.h"
 #include "pmcctl.h"
 #include "regions.h"
@@ -63,6 +64,9 @@ static void run_usage(FILE *f)
 	      "                       formulas from general-purpose events (Sandy Bridge to Cascade Lake)\n"
 	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest, as perf)\n"
 	      "      --all-user       count every hardware event in user mode only (perf's --all-user)\n"
+	      "  -M, --metrics LIST   metrics or metric groups of this CPU's model, comma-separated,\n"
+	      "                       option may repeat ('pmcctl list --metrics'): their events are\n"
+	      "                       counted with -e's and each value printed in the # column\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
@@ -86,7 +90,8 @@ static void format_target(char *buf, size_t len, char **argv)
 }
 
 /* @mc: counted through the MSR device (the report says what that means), or NULL. */
-static void print_results(FILE *f, const struct run_opts *o, const struct msr_counting *mc,
+static void print_results(FILE *f, const struct run_opts *o, struct count_metrics *cm,
+			  const struct msr_counting *mc,
 			  const struct pmcdrv_read *last, const struct stat_acc *vals,
 			  const struct stat_acc *t_run,
 			  const struct stat_acc *elapsed, const struct stat_acc *ut,
@@ -132,6 +137,8 @@ static void print_results(FILE *f, const struct run_opts *o, const struct msr_co
 				(double)last->times[i].time_enabled,
 				(double)last->times[i].time_running);
 	}
+	if (cm)
+		count_metrics_eval(cm, rows, o->c.events.n, elapsed->mean, &r, "run");
 	if (o->topdown)
 		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, true);
 	else
@@ -311,6 +318,7 @@ static int run(int argc, char **argv, int *status)
 	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
 	struct msr_counting *mc = NULL;
 	struct region_table *regions = NULL;
+	struct count_metrics metrics, *cm = NULL;
 	struct run_result res;
 	unsigned int i, r;
 	FILE *out;
@@ -332,6 +340,12 @@ static int run(int argc, char **argv, int *status)
 			*status = sig;	/* a wait status: killed by @sig */
 		}
 		return ex;
+	}
+	if (o.metric_list[0]) {
+		ex = count_metrics_setup(&metrics, &o.c, o.metric_list, false, "run");
+		if (ex)
+			return ex;
+		cm = &metrics;
 	}
 	ex = choose_path(&o);
 	if (ex)
@@ -400,13 +414,17 @@ static int run(int argc, char **argv, int *status)
 			fclose(out);
 		msr_counting_close(mc);
 		free(regions);
+		if (cm)
+			count_metrics_close(cm);
 		return ex;
 	}
-	print_results(out, &o, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
+	print_results(out, &o, cm, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
 	if (regions)
 		regions_print(out, &o, regions);
 	free(regions);
 	msr_counting_close(mc);
+	if (cm)
+		count_metrics_close(cm);
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.c.out_path, strerror(errno));
 		return -EIO;

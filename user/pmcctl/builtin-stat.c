@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "libpmc.h"
+#include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
 
@@ -32,6 +33,8 @@ struct stat_opts {
 	char **argv;		/* CMD, or NULL */
 	bool topdown;		/* --topdown */
 	unsigned int td_level;	/* --td-level; 0: the PMU's deepest */
+	char metric_list[1024];	/* -M */
+	struct count_metrics *cm;
 };
 
 /* One counted CPU. */
@@ -70,6 +73,7 @@ static void stat_usage(FILE *f)
 	      "      --topdown        top-down analysis of the CPUs, as perf stat -a --topdown (see\n"
 	      "                       'pmcctl run --help'); per CPU with -A, per interval with -I\n"
 	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest)\n"
+	      "  -M, --metrics LIST   metrics or metric groups, as for 'pmcctl run' (not with -A)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's when one is given (128+N if a signal N killed it); without CMD,\n"
@@ -89,6 +93,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		{ "duration", required_argument, NULL, 't' },
 		{ "topdown", no_argument, NULL, 0x400 },
 		{ "td-level", required_argument, NULL, 0x401 },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -99,7 +104,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "aC:AI:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "aC:AI:t:M:h", opts, NULL)) != -1) {
 		if (count_opt_owns(c)) {
 			ex = count_opt(&o->c, c, optarg, "stat");
 			if (ex)
@@ -119,6 +124,11 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'A':
 			o->per_cpu = true;
+			break;
+		case 'M':
+			ex = metric_list_add(o->metric_list, sizeof(o->metric_list), optarg, "stat");
+			if (ex)
+				return ex;
 			break;
 		case 'I':
 			if (!parse_long(optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS, &n)) {
@@ -414,6 +424,8 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 			count_row_times(&rows[k++], mux, ena_sum, run_sum);
 		}
 	}
+	if (o->cm)
+		count_metrics_eval(o->cm, rows, nrows, elapsed, &r, "stat");
 	if (o->topdown)
 		report_print_topdown(f, &r, rows, nrows, o->td_level, first);
 	else
@@ -600,6 +612,7 @@ static void wait_child(pid_t pid, const struct stat_sigs *g)
 /* Count the CPUs and print the counts; *code: the exit code when all went well. */
 static int stat_cpus(int argc, char **argv, int *code)
 {
+	struct count_metrics metrics;
 	struct pmc_evlist events;
 	struct stat_cpu *cpus = NULL;
 	struct stat_opts o;
@@ -615,6 +628,17 @@ static int stat_cpus(int argc, char **argv, int *code)
 	ex = parse_stat_opts(argc, argv, &o);
 	if (ex || o.c.help)
 		return ex;
+	if (o.metric_list[0] && (o.per_cpu || o.topdown)) {
+		fprintf(stderr, "pmcctl stat: -M goes without %s\n",
+			o.per_cpu ? "-A (metrics per CPU are not there yet)" : "--topdown (use -M TopdownL1)");
+		return -EINVAL;
+	}
+	if (o.metric_list[0]) {
+		ex = count_metrics_setup(&metrics, &o.c, o.metric_list, true, "stat");
+		if (ex)
+			return ex;
+		o.cm = &metrics;
+	}
 	if (o.topdown) {
 		ex = count_topdown_setup(&o.c, &o.td_level, "stat");
 		if (ex)
@@ -674,6 +698,8 @@ static int stat_cpus(int argc, char **argv, int *code)
 out_cpus:
 	close_cpus(cpus, n);
 out_close:
+	if (o.cm)
+		count_metrics_close(o.cm);
 	/* The signals stay blocked: a late Ctrl-C must not cut the exit short. */
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl stat: -o %s: %s\n", o.c.out_path, strerror(errno));

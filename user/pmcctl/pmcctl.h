@@ -81,6 +81,8 @@ int count_opts_check(const struct count_opts *co, const char *cmd);
  * (topdown.h), or a refusal that says why not.
  */
 int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *cmd);
+/* -M @arg: append it to @list (comma-separated); too long is explained, -EINVAL. */
+int metric_list_add(char *list, size_t len, const char *arg, const char *cmd);
 /* The report format -x and -j ask for. */
 enum report_format count_format(const struct count_opts *co);
 /* Where the counts go: -o FILE or standard error; NULL after saying why not. */

@@ -87,8 +87,51 @@ static double row_pct(const struct report_row *row)
 	return row->mux ? row->running_pct : 100;
 }
 
+/* A metric's unit column as perf's generic_metric(): "UNIT  NAME" with a ScaleUnit, else NAME. */
+static const char *metric_unit(const struct report_metric *m, char *buf, size_t len)
+{
+	if (!m->scaled)
+		return m->name;
+	snprintf(buf, len, "%s  %s", m->unit ? m->unit : "", m->name);
+	return buf;
+}
+
+/* The next metric of row @row after index *k (start at -1); NULL when none. */
+static const struct report_metric *row_metric(const struct report *r, unsigned int row, int *k)
+{
+	while (++*k < (int)r->nr_metrics)
+		if (r->metrics[*k].row == row)
+			return &r->metrics[*k];
+	return NULL;
+}
+
+/* JSON: a metric's fields; no value (NAN) is null. */
+static void json_metric(FILE *f, const struct report_metric *m)
+{
+	char ub[160];
+
+	if (isnan(m->value) || isinf(m->value))
+		fputs("\"metric-value\": null", f);
+	else
+		fprintf(f, "\"metric-value\": %.6f", m->value);
+	fputs(", \"metric-unit\": ", f);
+	json_string(f, metric_unit(m, ub, sizeof(ub)));
+}
+
+/* CSV: SEP value SEP unit; no value is an empty field, as perf's print_metric_csv(). */
+static void csv_metric(FILE *f, const char *s, const struct report_metric *m)
+{
+	char ub[160];
+
+	if (isnan(m->value) || isinf(m->value))
+		fprintf(f, "%s%s%s", s, s, metric_unit(m, ub, sizeof(ub)));
+	else
+		fprintf(f, "%s%.*f%s%s", s, m->scaled ? 1 : 2, m->value, s,
+			metric_unit(m, ub, sizeof(ub)));
+}
+
 static void print_json(FILE *f, const struct report *r, const struct report_row *row, double v,
-		       double ipc)
+		       double ipc, const struct report_metric *m)
 {
 	bool clock = is_clock(row->ev);
 
@@ -110,13 +153,17 @@ static void print_json(FILE *f, const struct report *r, const struct report_row 
 		clock ? "msec" : "", row_running(r, row), row_pct(row));
 	if (r->runs > 1)
 		fprintf(f, ", \"runs\": %u, \"variance\": %.2f", r->runs, row->spread_pct);
-	if (ipc >= 0)
+	if (ipc >= 0) {
 		fprintf(f, ", \"metric-value\": %.6f, \"metric-unit\": \"insn per cycle\"", ipc);
+	} else if (m) {
+		fputs(", ", f);
+		json_metric(f, m);
+	}
 	fputs("}\n", f);
 }
 
 static void print_csv(FILE *f, const struct report *r, const struct report_row *row, double v,
-		      double ipc)
+		     double ipc, const struct report_metric *m)
 {
 	const char *s = r->sep;
 	bool clock = is_clock(row->ev);
@@ -136,6 +183,8 @@ static void print_csv(FILE *f, const struct report *r, const struct report_row *
 	fprintf(f, "%s%.0f%s%.2f", s, row_running(r, row), s, row_pct(row));
 	if (ipc >= 0)
 		fprintf(f, "%s%.2f%sinsn per cycle", s, ipc, s);
+	else if (m)
+		csv_metric(f, s, m);
 	fputc('\n', f);
 }
 
@@ -188,8 +237,20 @@ static void tl_metric(struct text_line *l, const char *value, const char *unit)
 	tl_printf(l, " # %s %-*s", value, METRIC_LEN - n - 1, unit);
 }
 
+/* A metric's value and unit in the text column, as perf: "%8.1f" with a ScaleUnit, else "%8.2f". */
+static void tl_report_metric(struct text_line *l, const struct report_metric *m)
+{
+	char val[64], ub[160];
+
+	if (isnan(m->value) || isinf(m->value))
+		snprintf(val, sizeof(val), "%8s", "n/a");
+	else
+		snprintf(val, sizeof(val), m->scaled ? "%8.1f" : "%8.2f", m->value);
+	tl_metric(l, val, metric_unit(m, ub, sizeof(ub)));
+}
+
 static void print_text(FILE *f, const struct report *r, const struct report_row *row, double v,
-		       double ipc)
+		       double ipc, const struct report_metric *m)
 {
 	bool clock = is_clock(row->ev);
 	struct text_line l = { .n = 0 };
@@ -212,6 +273,8 @@ static void print_text(FILE *f, const struct report *r, const struct report_row 
 	} else if (clock && r->elapsed > 0) {
 		snprintf(val, sizeof(val), "%8.3f", row->value / 1e9 / r->elapsed);
 		tl_metric(&l, val, "CPUs utilized");
+	} else if (m) {
+		tl_report_metric(&l, m);
 	} else {
 		tl_metric(&l, NULL, NULL);
 	}
@@ -242,6 +305,50 @@ void report_interval_header(FILE *f, const struct report *r, bool per_cpu)
 
 static void print_footer(FILE *f, const struct report *r);
 
+/*
+ * A metric on a line of its own (a row's second and later): text, the
+ * count, unit and event columns blank (perf 6.1's new_line_std(), aligned
+ * here); CSV, the row's fields empty; JSON, an object of the metric alone.
+ */
+static void print_metric_line(FILE *f, const struct report *r, const struct report_row *row,
+			      const struct report_metric *m)
+{
+	struct text_line l = { .n = 0 };
+	int fields = 5 + (r->runs > 1), i;
+
+	if (r->format == REPORT_JSON) {
+		fputc('{', f);
+		if (r->interval >= 0)
+			fprintf(f, "\"interval\": %.9f, ", r->interval);
+		if (row->cpu) {
+			fputs("\"cpu\": ", f);
+			json_string(f, row->cpu + strlen("CPU"));
+			fputs(", ", f);
+		}
+		json_metric(f, m);
+		fputs("}\n", f);
+		return;
+	}
+	if (r->format == REPORT_CSV) {
+		if (r->interval >= 0)
+			fprintf(f, "%*.9f%s", INTERVAL_LEN, r->interval, r->sep);
+		if (row->cpu)
+			fprintf(f, "%s%s", row->cpu, r->sep);
+		for (i = 1; i < fields; i++)
+			fputs(r->sep, f);
+		csv_metric(f, r->sep, m);
+		fputc('\n', f);
+		return;
+	}
+	if (r->interval >= 0)
+		tl_printf(&l, "%*.9f ", INTERVAL_LEN, r->interval);
+	if (row->cpu)
+		tl_printf(&l, "%-*s ", CPU_LEN, "");
+	tl_printf(&l, "%*s", COUNTS_LEN + 1 + UNIT_LEN + 1 + EVNAME_LEN, "");
+	tl_report_metric(&l, m);
+	tl_put(f, &l);
+}
+
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n)
 {
 	bool text = r->format == REPORT_TEXT;
@@ -256,13 +363,21 @@ void report_print(FILE *f, const struct report *r, const struct report_row *rows
 	for (i = 0; i < n; i++) {
 		double v = is_clock(rows[i].ev) ? rows[i].value / 1e6 : rows[i].value;
 		double ipc = row_ipc(rows, n, i);
+		const struct report_metric *m;
+		int k = -1;
 
+		/* The row's first metric in its column unless IPC or CPUs utilized has it. */
+		m = row_metric(r, i, &k);
+		if (m && (ipc >= 0 || (text && is_clock(rows[i].ev) && r->elapsed > 0)))
+			m = NULL, k = -1;
 		if (r->format == REPORT_JSON)
-			print_json(f, r, &rows[i], v, ipc);
+			print_json(f, r, &rows[i], v, ipc, m);
 		else if (r->format == REPORT_CSV)
-			print_csv(f, r, &rows[i], v, ipc);
+			print_csv(f, r, &rows[i], v, ipc, m);
 		else
-			print_text(f, r, &rows[i], v, ipc);
+			print_text(f, r, &rows[i], v, ipc, m);
+		while ((m = row_metric(r, i, &k)))
+			print_metric_line(f, r, &rows[i], m);
 	}
 	if (!text || r->interval >= 0)
 		return;

@@ -47,6 +47,19 @@ struct report_row {
 	double running_pct;	/* 100 * time_running / time_enabled */
 };
 
+/*
+ * A metric (-M) printed in the metric column of row @row, as perf prints
+ * it beside its group's leader: further metrics of one row get lines of
+ * their own.
+ */
+struct report_metric {
+	unsigned int row;
+	const char *name;
+	const char *unit;	/* ScaleUnit's unit ("%", "per_instr"); "" or NULL: none */
+	bool scaled;		/* a ScaleUnit: "%8.1f UNIT  NAME" (else "%8.2f NAME") */
+	double value;		/* ScaleUnit applied; NAN: no value (not counted, 0/0) */
+};
+
 struct report {
 	enum report_format format;
 	const char *sep;		/* CSV separator */
@@ -59,6 +72,8 @@ struct report {
 	bool have_rusage;		/* print user and sys (one run only, as perf) */
 	double utime, stime;		/* seconds */
 	const char *note;		/* printed under the counts (text), NULL for none */
+	const struct report_metric *metrics;	/* -M, nr_metrics of them */
+	unsigned int nr_metrics;
 };
 
 /*

@@ -44,6 +44,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
 		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
 		{ "all-user", no_argument, NULL, OPT_ALL_USER },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -57,7 +58,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	o->repeat = 1;
 	o->cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:M:h", opts, NULL)) != -1) {
 		if (count_opt_owns(c)) {
 			ex = count_opt(&o->c, c, optarg, cmd);
 			if (ex)
@@ -132,6 +133,11 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		case OPT_ALL_USER:
 			o->all_user = true;
 			break;
+		case 'M':
+			ex = metric_list_add(o->metric_list, sizeof(o->metric_list), optarg, cmd);
+			if (ex)
+				return ex;
+			break;
 		case 'h':
 			usage(stdout);
 			o->c.help = true;
@@ -160,6 +166,19 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	if (o->topdown && msr_opt) {
 		fprintf(stderr, "pmcctl %s: --topdown needs pmcdrv (PERF_METRICS is folded by the module at "
 			"every switch); drop --msr, --msr-device, -C and -f\n", cmd);
+		return -EINVAL;
+	}
+	if (compare && o->metric_list[0]) {
+		fprintf(stderr, "pmcctl compare: -M is an option of 'pmcctl run' and 'pmcctl stat'\n");
+		return -EINVAL;
+	}
+	if (o->metric_list[0] && o->topdown) {
+		fprintf(stderr, "pmcctl %s: -M and --topdown exclude each other; for the top-down tree "
+			"through metrics use -M TopdownL1 (or tma_* names)\n", cmd);
+		return -EINVAL;
+	}
+	if (o->metric_list[0] && o->attach) {
+		fprintf(stderr, "pmcctl %s: -M goes with a command, not yet with -p/-t\n", cmd);
 		return -EINVAL;
 	}
 	if (compare && o->regions) {

@@ -30,6 +30,8 @@ struct run_opts {
 	bool topdown;
 	unsigned int td_level;
 	bool all_user;
+	/* -M (run only): metric names and groups, comma-separated, every -M's together */
+	char metric_list[1024];
 };
 
 /*

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+# pmcctl run -M / stat -M: the model's metrics (the kernel's data, libpmc's
+# metric engine) over pmcdrv's counts:
+#   - run -M tma_info_thread_ipc: loop's user instructions exactly 2N+103,
+#     the IPC its own instructions / cycles (JSON), the value in the CSV's
+#     metric fields and in the text's # column
+#   - run -M TopdownL1 against perf stat -M TopdownL1 on the same command,
+#     within the 0.5 points of 67-topdown-gp.sh (the v4 and gp8 models count
+#     Skylake's top-down events; elsewhere that part SKIPs, saying why)
+#   - stat -a -M and stat -a -I -M: the metric in each interval's CSV
+#   - errors: an unknown name (pmcctl list --metrics), a refused metric (its
+#     event and why), -M with --topdown: exit status 2
+. tests/lib/guest.sh
+
+if ! have_pmu; then
+	echo "SKIP: metrics: no PMU in this guest"
+	exit 0
+fi
+if ! pmcctl list --json --metrics tma_info_thread_ipc 2>/dev/null | jq -e '.metrics | length > 0' >/dev/null; then
+	echo "SKIP: metrics: no tma_info_thread_ipc for this model"
+	exit 0
+fi
+module_loaded || insmod "$PMCDRV_KO"
+model=${PMCDRV_PMU_MODEL:-default}
+loop=build/progs/loop
+n() { printf '%09d' "$1"; }
+N=200000
+NT=$(n 25000000)
+
+# ---- IPC: the metric against its own counts -------------------------------------
+out=$(pmcctl run --all-user -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
+ev() { jq -r --arg e "$1" 'select(.event == $e) | ."counter-value"' <<<"$out" | head -n 1; }
+ins=$(ev INST_RETIRED.ANY) cyc=$(ev CPU_CLK_UNHALTED.THREAD)
+ipc=$(jq -r 'select(."metric-unit" == "tma_info_thread_ipc") | ."metric-value"' <<<"$out")
+expect_eq "run -M tma_info_thread_ipc --all-user: INST_RETIRED.ANY is loop's 2N+103" \
+	"${ins%.*}" $((2 * N + 103))
+check "run -M tma_info_thread_ipc: cycles counted ($cyc)" awk -v c="$cyc" 'BEGIN { exit !(c > 0) }'
+check "run -M tma_info_thread_ipc: IPC $ipc is instructions / cycles ($ins / $cyc)" \
+	awk -v i="$ins" -v c="$cyc" -v m="$ipc" 'BEGIN { d = m - i / c; exit !(c > 0 && d < 1e-5 && d > -1e-5) }'
+out=$(pmcctl run --all-user -M tma_info_thread_ipc -x, -- $loop $(n $N) 2>&1 >/dev/null)
+# INST_RETIRED.ANY is instructions: its own column has perf's "insn per cycle", the metric
+# a line of its own, as perf prints both
+check "run -M -x,: the metric's value and name in the last two fields ($(grep tma_info <<<"$out"))" \
+	awk -F, '$NF == "tma_info_thread_ipc" && $(NF - 1) > 0 { ok = 1 } END { exit !ok }' <<<"$out"
+out=$(pmcctl run -M tma_info_thread_ipc -- $loop $(n $N) 2>&1 >/dev/null)
+check "run -M (text): '# VALUE tma_info_thread_ipc' in the # column" \
+	grep -Eq '^ {40,}# +[0-9]+\.[0-9]{2} tma_info_thread_ipc$' <<<"$out"
+# -e's events are shared, not counted twice
+out=$(pmcctl run -e INST_RETIRED.ANY -M tma_info_thread_ipc -x, -- $loop $(n $N) 2>&1 >/dev/null)
+expect_eq "run -e INST_RETIRED.ANY -M tma_info_thread_ipc: the event once" \
+	"$(grep -c ',INST_RETIRED.ANY,' <<<"$out")" 1
+
+# ---- Level 1 against perf stat -M ----------------------------------------------
+case $model in
+v4|gp8)
+	q=$(pmcctl run -M TopdownL1 --all-user -x, -- $loop $NT 2>&1 >/dev/null)
+	p=$(perf stat -M TopdownL1 --all-user -x, -- $loop $NT 2>&1 >/dev/null)
+	# both put a metric's value and unit ("%  tma_retiring") in the last two fields
+	mv() { awk -F, -v m="$2" 'index($NF, m) { print $(NF - 1); exit }' <<<"$1"; }
+	for m in tma_retiring tma_bad_speculation tma_frontend_bound tma_backend_bound; do
+		check "run -M TopdownL1's $m as perf stat -M TopdownL1's ($(mv "$q" $m) vs $(mv "$p" $m))" \
+			near "$(mv "$q" $m)" "$(mv "$p" $m)" 0.5
+	done
+	check "run -M TopdownL1 -x,: the units are perf's ('%  tma_retiring')" \
+		grep -q ',%  tma_retiring$' <<<"$q"
+	;;
+*)
+	echo "SKIP: metrics: level 1 against perf: the $model model counts Skylake's top-down events as 0 (v4 and gp8 count them)"
+	;;
+esac
+
+# ---- stat -a -M, -I ----------------------------------------------------------
+out=$(pmcctl stat -a -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
+check "stat -a -M --json: an IPC above 0 ($(jq -c 'select(."metric-unit" == "tma_info_thread_ipc")' <<<"$out"))" \
+	jq -e -s 'map(select(."metric-unit" == "tma_info_thread_ipc" and ."metric-value" > 0)) | length == 1' <<<"$out"
+out=$(pmcctl stat -a -I 100 -M tma_info_thread_ipc -x, -- $loop $NT 2>&1 >/dev/null)
+check "stat -a -I 100 -M -x,: the metric in every interval ($(grep -c tma_info_thread_ipc <<<"$out") of $(grep -c INST_RETIRED <<<"$out"))" \
+	awk -F, '$4 == "INST_RETIRED.ANY" { n++ } $NF == "tma_info_thread_ipc" && $(NF - 1) > 0 { m++ } END { exit !(n > 0 && m == n) }' <<<"$out"
+
+# ---- Errors ------------------------------------------------------------------
+out=$(pmcctl run -M no_such_metric -- true 2>&1)
+expect_eq "run -M no_such_metric: exit status 2" "$?" 2
+check "run -M no_such_metric: names it, points to 'pmcctl list --metrics' ($out)" \
+	grep -q "no_such_metric.*pmcctl list --metrics" <<<"$out"
+# Skylake's DRAM bandwidth is an uncore event's
+refused=tma_info_system_dram_bw_use
+out=$(pmcctl run -M "$refused" -- true 2>&1)
+expect_eq "run -M $refused (refused): exit status 2" "$?" 2
+check "run -M $refused: names the metric, the event, why and the fix ($out)" \
+	bash -c 'grep -q "metric '"'$refused'"' cannot be computed: .*uncore" <<<"$1" && grep -q "fix:" <<<"$1"' _ "$out"
+out=$(pmcctl run -M tma_info_thread_ipc --topdown -- true 2>&1)
+expect_eq "run -M with --topdown: exit status 2 ($out)" "$?" 2

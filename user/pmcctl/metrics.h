@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* -M METRIC|GROUP of run and stat: the metrics' events among the counted ones, their values. */
+#ifndef PMCDRV_PMCCTL_METRICS_H
+#define PMCDRV_PMCCTL_METRICS_H
+
+#include <stdbool.h>
+
+#include "libpmc.h"
+#include "pmcctl.h"
+#include "report.h"
+
+struct count_metrics {
+	struct pmc_metrics *ms;
+	unsigned int nr;			/* metrics computed (refused ones of a group left out) */
+	unsigned int idx[PMCDRV_MAX_EVENTS];	/* the set's metric numbers, nr of them */
+	unsigned int ev[PMCDRV_MAX_EVENTS];	/* the set's event i: its index in the event list */
+	struct report_metric out[PMCDRV_MAX_EVENTS];
+	bool warned;				/* the multiplexing note was given */
+};
+
+/*
+ * -M @list: compile the metrics for this CPU's model (@system_wide: perf's
+ * #core_wide) and add their events to co's, once each (an event -e already
+ * has is shared).  A refused metric named in @list, an unknown name, or
+ * events that do not fit the list are explained (the fix included) and
+ * return -EINVAL; a model without metrics -ENODEV.  A refused metric of a
+ * group is left out with a warning.
+ */
+int count_metrics_setup(struct count_metrics *cm, struct count_opts *co, const char *list,
+			bool system_wide, const char *cmd);
+
+/*
+ * The metrics' values from @rows (one per event of the list, in its order)
+ * into r->metrics, each beside the row of its first event.  @duration_s:
+ * wall-clock seconds (duration_time).  Returns true when an input of some
+ * metric was multiplexed (its count scaled); the first time, a note on
+ * stderr names the metrics.
+ */
+bool count_metrics_eval(struct count_metrics *cm, const struct report_row *rows, unsigned int n,
+			double duration_s, struct report *r, const char *cmd);
+
+void count_metrics_close(struct count_metrics *cm);
+
+#endif /* PMCDRV_PMCCTL_METRICS_H */
