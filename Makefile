@@ -42,7 +42,7 @@ LIBPMC_SRCS	:= $(wildcard user/libpmc/*.c)
 PMCCTL_SRCS	:= $(wildcard user/pmcctl/*.c)
 # pmcctl's pure formatting and parsing, also held against golden files and tables by the unit tests.
 REPORT_SRCS	:= user/pmcctl/output.c user/pmcctl/report.c user/pmcctl/regions.c user/pmcctl/sessions.c \
-		   user/pmcctl/topdown.c
+		   user/pmcctl/topdown.c user/pmcctl/mpi.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
 GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
 GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))

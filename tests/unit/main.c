@@ -45,6 +45,7 @@ int main(void)
 	register_pfm_tests();
 	register_sessions_tests();
 	register_pmu_events_tests();
+	register_mpi_tests();
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	run = CU_get_number_of_tests_run();

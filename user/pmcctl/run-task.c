@@ -28,7 +28,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 {
 	bool compare = strcmp(cmd, "run");
 	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION, OPT_TOPDOWN, OPT_TD_LEVEL,
-	       OPT_ALL_USER };
+	       OPT_ALL_USER, OPT_PIN };
 	static const struct option opts[] = {
 		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -44,6 +44,8 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
 		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
 		{ "all-user", no_argument, NULL, OPT_ALL_USER },
+		{ "pin", no_argument, NULL, OPT_PIN },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -57,7 +59,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	o->repeat = 1;
 	o->cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:vh", opts, NULL)) != -1) {
 		if (count_opt_owns(c)) {
 			ex = count_opt(&o->c, c, optarg, cmd);
 			if (ex)
@@ -132,6 +134,12 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		case OPT_ALL_USER:
 			o->all_user = true;
 			break;
+		case OPT_PIN:
+			o->pin = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
 		case 'h':
 			usage(stdout);
 			o->c.help = true;
@@ -160,6 +168,10 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	if (o->topdown && msr_opt) {
 		fprintf(stderr, "pmcctl %s: --topdown needs pmcdrv (PERF_METRICS is folded by the module at "
 			"every switch); drop --msr, --msr-device, -C and -f\n", cmd);
+		return -EINVAL;
+	}
+	if (compare && (o->pin || o->verbose)) {
+		fprintf(stderr, "pmcctl compare: --pin and -v are options of 'pmcctl run'\n");
 		return -EINVAL;
 	}
 	if (compare && o->regions) {

@@ -30,6 +30,9 @@ struct run_opts {
 	bool topdown;
 	unsigned int td_level;
 	bool all_user;
+	/* Under an MPI launcher (run only, mpi.h): --pin, -v. */
+	bool pin;
+	bool verbose;
 };
 
 /*
