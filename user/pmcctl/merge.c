@@ -487,13 +487,18 @@ static int build_rows(struct merge *m, struct parsed *p)
 		row_stats(r, m->n_in);
 		if (r->n == m->n_in)
 			continue;
+		/* A region a file lacks: one note for all its rows. */
+		if (r->region && i && m->rows[i - 1].region && !strcmp(r->region, m->rows[i - 1].region) &&
+		    !memcmp(r->have, m->rows[i - 1].have, m->n_in * sizeof(*r->have)))
+			continue;
 		list = NULL;
 		for (j = 0; j < m->n_in && !ret; j++)
 			if (!r->have[j])
 				ret = list_add(&list, m->in[j].label);
-		if (!ret)
-			ret = note(m, "%s%s%s%s has no value from %s", r->region ? "region '" : "",
-				   r->region ? r->region : "", r->region ? "' " : "", r->name, list);
+		if (!ret && r->region)
+			ret = note(m, "region '%s' has no values from %s", r->region, list);
+		else if (!ret)
+			ret = note(m, "%s has no value from %s", r->name, list);
 		free(list);
 	}
 	return ret;
