@@ -44,8 +44,10 @@ PMCCTL_SRCS	:= $(wildcard user/pmcctl/*.c)
 REPORT_SRCS	:= user/pmcctl/output.c user/pmcctl/report.c user/pmcctl/regions.c user/pmcctl/sessions.c \
 		   user/pmcctl/topdown.c user/pmcctl/mpi.c user/pmcctl/merge.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
-GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
-GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))
+# tests/guest/rankloop.c is an MPI program: MPICH's compiler wrapper builds it (MPICC).
+GUEST_C_SRCS	:= $(filter-out tests/guest/rankloop.c,$(wildcard tests/guest/*.c))
+GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS)) $(B)/tests/rankloop
+MPICC		?= mpicc.mpich
 PROG_SRCS	:= $(wildcard tests/progs/*.S)
 PROG_BINS	:= $(patsubst tests/progs/%.S,$(B)/progs/%,$(PROG_SRCS))
 EXAMPLE_SRCS	:= $(wildcard examples/*.c)
@@ -230,6 +232,12 @@ $(B)/tests/unit: $(UNIT_OBJS)
 $(B)/tests/%: tests/guest/%.c $(B)/libpmc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -Itests/lib -o $@ $< $(B)/libpmc.a $(LIBPMC_LIBS)
+
+# The MPI program of tests/guest/*-mpi.sh: linked against MPICH's libmpich.so.12,
+# which the guest's base image carries (tests/vm/run).
+$(B)/tests/rankloop: tests/guest/rankloop.c $(B)/libpmc.a
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(B)/libpmc.a $(LIBPMC_LIBS)
 
 # Static, libc-free workloads with exactly known instruction counts.
 $(B)/progs/%: tests/progs/%.S
