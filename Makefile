@@ -42,10 +42,12 @@ LIBPMC_SRCS	:= $(wildcard user/libpmc/*.c)
 PMCCTL_SRCS	:= $(wildcard user/pmcctl/*.c)
 # pmcctl's pure formatting and parsing, also held against golden files and tables by the unit tests.
 REPORT_SRCS	:= user/pmcctl/output.c user/pmcctl/report.c user/pmcctl/regions.c user/pmcctl/sessions.c \
-		   user/pmcctl/topdown.c
+		   user/pmcctl/topdown.c user/pmcctl/mpi.c user/pmcctl/merge.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
-GUEST_C_SRCS	:= $(wildcard tests/guest/*.c)
-GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS))
+# tests/guest/rankloop.c is an MPI program: MPICH's compiler wrapper builds it (MPICC).
+GUEST_C_SRCS	:= $(filter-out tests/guest/rankloop.c,$(wildcard tests/guest/*.c))
+GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS)) $(B)/tests/rankloop
+MPICC		?= mpicc.mpich
 PROG_SRCS	:= $(wildcard tests/progs/*.S)
 PROG_BINS	:= $(patsubst tests/progs/%.S,$(B)/progs/%,$(PROG_SRCS))
 EXAMPLE_SRCS	:= $(wildcard examples/*.c)
@@ -69,6 +71,8 @@ LIBPMC_LIBS	:= -lpfm -lpthread
 PUBLIC_HEADERS	:= user/libpmc/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h
 MAN_PAGES	:= docs/pmcctl.1 docs/pmcdrv.4 $(wildcard docs/libpmc.3)
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
+# What pmcctl links besides libpmc: json-c, to read the JSON files 'pmcctl report' merges.
+PMCCTL_LIBS	:= -ljson-c
 UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS) $(LIBPMC_GEN_SRCS))
 
 .PHONY: FORCE all module user examples shared install uninstall install-udev uninstall-udev dkms-source dkms-install \
@@ -140,7 +144,7 @@ $(B)/$(LIBPMC_SO): $(B)/libpmc.so.$(VERSION)
 # pmcctl carries the libpmc of its own source (static): no libpmc0 of another version under it.
 $(B)/bin/pmcctl: $(PMCCTL_OBJS) $(B)/libpmc.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBPMC_LIBS) -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBPMC_LIBS) $(PMCCTL_LIBS) -lm
 
 # examples/: small programs that use libpmc as a user would (regions, self-read).
 examples: $(EXAMPLE_BINS) ## the programs of examples/ (build/examples/)
@@ -222,12 +226,18 @@ $(B)/unit-obj/%.o: %.c
 
 $(B)/tests/unit: $(UNIT_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SANITIZE) -o $@ $^ -lcunit $(LIBPMC_LIBS) -lm
+	$(CC) $(SANITIZE) -o $@ $^ -lcunit $(LIBPMC_LIBS) $(PMCCTL_LIBS) -lm
 
 # Programs run inside the guest.
 $(B)/tests/%: tests/guest/%.c $(B)/libpmc.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -Itests/lib -o $@ $< $(B)/libpmc.a $(LIBPMC_LIBS)
+
+# The MPI program of tests/guest/*-mpi.sh: linked against MPICH's libmpich.so.12,
+# which the guest's base image carries (tests/vm/run).
+$(B)/tests/rankloop: tests/guest/rankloop.c $(B)/libpmc.a
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(B)/libpmc.a $(LIBPMC_LIBS)
 
 # Static, libc-free workloads with exactly known instruction counts.
 $(B)/progs/%: tests/progs/%.S

@@ -10,6 +10,11 @@ pkgs=(
 	# build and unit tests; libpmc's event tables are generated from the kernel's
 	# own event files in linux-source-6.12 (user/libpmc/pmu-events-src)
 	gcc make libc6-dev libcunit1-dev libpfm4-dev linux-source-6.12 python3
+	# pmcctl report reads JSON with json-c and draws --plot with gnuplot; the host
+	# MPI test runs pmcctl under both MPIs Debian ships (tests/mpi-check.sh); the
+	# guest's MPI program is built with MPICH's mpicc, whose mpi.h is in libmpich-dev
+	# (only a Recommends of mpich), and MPICH goes into the guest image (tests/vm/run)
+	libjson-c-dev gnuplot-nox mpich libmpich-dev openmpi-bin
 	# kernel module build and its quality gates (sparse; checkpatch is fetched by tests/kbuild-check.sh)
 	"linux-headers-$flavour" linux-headers-rt-amd64 kmod sparse libelf-dev perl
 	# the guest lane: Debian's QEMU and firmware, busybox, perf, msr-tools, jq

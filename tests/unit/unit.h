@@ -30,5 +30,7 @@ void register_pfm_tests(void);		/* tests/unit/test_pfm.c */
 void register_sessions_tests(void);	/* tests/unit/test_sessions.c */
 void register_pmu_events_tests(void);	/* tests/unit/test_pmu_events.c */
 void register_metric_tests(void);	/* tests/unit/test_metric.c */
+void register_mpi_tests(void);		/* tests/unit/test_mpi.c */
+void register_merge_tests(void);	/* tests/unit/test_merge.c */
 
 #endif /* PMCDRV_UNIT_H */

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "libpmc.h"
 #include "metrics.h"
+#include "mpi.h"
 #include "output.h"
 #include "pmcctl.h"
 #include "regions.h"
@@ -35,7 +37,10 @@ static void run_usage(FILE *f)
 	      "  -j, --json           one JSON object per event\n"
 	      "  -c, --scale          scale the counts of a multiplexing session (more events than\n"
 	      "                       counters) by time enabled / time running, as perf stat (default)\n"
-	      "      --no-scale       print their raw counts instead\n"	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat)\n"
+	      "      --no-scale       print their raw counts instead\n"
+	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat);\n"
+	      "                       %r the MPI rank, %l the local rank, %h the host, %p the pid,\n"
+	      "                       %% a '%' (%r/%l without an MPI launcher are an error)\n"
 	      "  -r, --repeat N       run N times; print means and the spread\n"
 	      "  -i, --no-inherit     count only the first process, not its children and threads\n"
 	      "                       (with -p/-t: only the threads there are at the attach)\n"
@@ -67,7 +72,15 @@ static void run_usage(FILE *f)
 	      "  -M, --metrics LIST   metrics or metric groups of this CPU's model, comma-separated,\n"
 	      "                       option may repeat ('pmcctl list --metrics'): their events are\n"
 	      "                       counted with -e's and each value printed in the # column\n"
+	      "      --pin            under an MPI launcher: pin each local rank to its own share of\n"
+	      "                       the allowed CPUs, unless the launcher already bound it (then it is\n"
+	      "                       left as is); says which on standard error\n"
+	      "  -v, --verbose        say where the MPI rank, local rank and host come from\n"
 	      "  -h, --help           this help\n"
+	      "\n"
+	      "MPI: the rank comes from OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH's hydra),\n"
+	      "PMIX_RANK or SLURM_PROCID, the first set; JSON output then starts with an object naming\n"
+	      "host, rank, local rank and world size (what 'pmcctl report' merges).\n"
 	      "\n"
 	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
 	      "unavailable, 4 counters busy, 126 CMD not executable, 127 CMD not found.  With -p/-t:\n"
@@ -89,8 +102,26 @@ static void format_target(char *buf, size_t len, char **argv)
 		snprintf(buf + o, len - o, "'");
 }
 
-/* @mc: counted through the MSR device (the report says what that means), or NULL. */
-static void print_results(FILE *f, const struct run_opts *o, struct count_metrics *cm,
+/* "GenuineIntel-6-55": vendor, family and model (hex) as perf's CPUID strings begin; false if unknown. */
+static bool cpu_model(char *buf, size_t len)
+{
+	struct pmcdrv_info info;
+	char vendor[13];
+
+	if (pmc_cpuid_info(&info, NULL))
+		return false;
+	memcpy(vendor, info.vendor_id, 12);
+	vendor[12] = '\0';
+	snprintf(buf, len, "%s-%u-%X", vendor, info.family, info.model);
+	return true;
+}
+
+/*
+ * @mc: counted through the MSR device (the report says what that means), or
+ * NULL; @m: the MPI rank (rank -1 outside a launcher); @cm: the -M metrics, or NULL.
+ */
+static void print_results(FILE *f, const struct run_opts *o, const struct mpi_rank *m,
+			  struct count_metrics *cm,
 			  const struct msr_counting *mc,
 			  const struct pmcdrv_read *last, const struct stat_acc *vals,
 			  const struct stat_acc *t_run,
@@ -98,7 +129,8 @@ static void print_results(FILE *f, const struct run_opts *o, struct count_metric
 			  const struct stat_acc *st)
 {
 	struct report_row rows[PMCDRV_MAX_EVENTS];
-	char cmd[512], target[600], note[1024];
+	char cmd[512], target[700], note[1024], model[64];
+	size_t tl;
 	struct report r = {
 		.format = count_format(&o->c),
 		.sep = o->c.csv_sep,
@@ -126,6 +158,11 @@ static void print_results(FILE *f, const struct run_opts *o, struct count_metric
 	} else {
 		snprintf(target, sizeof(target), "%s", cmd);
 	}
+	tl = strlen(target);
+	if (m->rank >= 0 && tl < sizeof(target))
+		snprintf(target + tl, sizeof(target) - tl, " (MPI rank %d on %s)", m->rank, m->host);
+	if (m->rank >= 0 && r.format == REPORT_JSON)
+		mpi_json_identity(f, m, (long)getpid(), cpu_model(model, sizeof(model)) ? model : NULL);
 	for (i = 0; i < o->c.events.n; i++) {
 		rows[i] = (struct report_row){
 			.ev = &o->c.events.ev[i],
@@ -291,6 +328,103 @@ static void regions_print(FILE *f, const struct run_opts *o, const struct region
 		regions_topdown_print(f, &r, &o->c.events, t, o->td_level);
 }
 
+static const char *env_get(const char *name)
+{
+	return getenv(name);
+}
+
+/*
+ * --pin: local rank l of n on this host gets its own share of the CPUs
+ * pmcctl may run on (mpi_pin_share()), unless fewer CPUs than are online
+ * are allowed: then the launcher (or taskset, or a cpuset) bound it and it
+ * is left as is.  Says which on stderr.
+ */
+static int pin_rank(const struct mpi_rank *m)
+{
+	cpu_set_t allowed, set;
+	unsigned int n = 0, first, count, i, cpus[CPU_SETSIZE];
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	char all[512], mine[512];
+	bool shared;
+
+	if (m->rank < 0) {
+		fprintf(stderr, "pmcctl run: --pin pins the ranks of an MPI job, and none of OMPI_COMM_WORLD_RANK, "
+			"PMI_RANK, PMIX_RANK, SLURM_PROCID is set: start pmcctl under mpirun/mpiexec/srun, "
+			"or pin with taskset\n");
+		return -EINVAL;
+	}
+	if (m->local_rank < 0 || m->local_size < 1) {
+		fprintf(stderr, "pmcctl run: --pin: the launcher (%s) does not say the local rank and how many ranks "
+			"this host runs; let it bind them (mpirun --bind-to core, srun --cpu-bind=cores)\n",
+			m->rank_var);
+		return -EINVAL;
+	}
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		fprintf(stderr, "pmcctl run: --pin: sched_getaffinity: %s\n", strerror(errno));
+		return -EIO;
+	}
+	pmc_cpulist_format(&allowed, all, sizeof(all));
+	if (CPU_COUNT(&allowed) < online) {
+		fprintf(stderr, "pmcctl run: --pin: rank %d on %s is already bound to CPUs %s (%d of the %ld online: "
+			"the launcher, taskset or a cpuset bound it); left as is\n",
+			m->rank, m->host, all, CPU_COUNT(&allowed), online);
+		return 0;
+	}
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &allowed))
+			cpus[n++] = i;
+	shared = mpi_pin_share(n, (unsigned int)m->local_rank, (unsigned int)m->local_size, &first, &count);
+	CPU_ZERO(&set);
+	for (i = first; i < first + count && i < n; i++)
+		CPU_SET(cpus[i], &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "pmcctl run: --pin: sched_setaffinity: %s\n", strerror(errno));
+		return -EIO;
+	}
+	pmc_cpulist_format(&set, mine, sizeof(mine));
+	fprintf(stderr, "pmcctl run: --pin: local rank %d of %d on %s pinned to CPUs %s (of %s)%s\n",
+		m->local_rank, m->local_size, m->host, mine, all,
+		shared ? ", shared: more ranks than CPUs" : "");
+	return 0;
+}
+
+/*
+ * Under an MPI launcher: who this rank is (*m), -v's account of it, -o's
+ * expansions (into @path, and o->c.out_path points there) and --pin.
+ */
+static int mpi_setup(struct run_opts *o, struct mpi_rank *m, char *path, size_t len)
+{
+	char err[512];
+	int ex;
+
+	ex = mpi_rank_detect(m, env_get, err, sizeof(err));
+	if (ex) {
+		fprintf(stderr, "pmcctl run: %s\n", err);
+		return -EINVAL;
+	}
+	if (gethostname(m->host, sizeof(m->host) - 1))
+		snprintf(m->host, sizeof(m->host), "localhost");
+	m->host[sizeof(m->host) - 1] = '\0';
+	if (o->verbose) {
+		if (m->rank < 0)
+			fprintf(stderr, "pmcctl run: not an MPI rank (none of OMPI_COMM_WORLD_RANK, PMI_RANK, "
+				"PMIX_RANK, SLURM_PROCID is set); host %s\n", m->host);
+		else
+			fprintf(stderr, "pmcctl run: MPI rank %d (%s) of %d, local rank %d (%s) of %d, host %s\n",
+				m->rank, m->rank_var, m->world_size, m->local_rank,
+				m->local_var ? m->local_var : "unknown", m->local_size, m->host);
+	}
+	if (o->c.out_path) {
+		ex = mpi_expand_path(o->c.out_path, m, (long)getpid(), path, len, err, sizeof(err));
+		if (ex) {
+			fprintf(stderr, "pmcctl run: -o %s: %s\n", o->c.out_path, err);
+			return -EINVAL;
+		}
+		o->c.out_path = path;
+	}
+	return o->pin ? pin_rank(m) : 0;
+}
+
 /* -p/-t: count the running tasks; *sig: the signal that ended the count, or 0. */
 static int run_tasks(struct run_opts *o, int *sig)
 {
@@ -320,6 +454,8 @@ static int run(int argc, char **argv, int *status)
 	struct region_table *regions = NULL;
 	struct count_metrics metrics, *cm = NULL;
 	struct run_result res;
+	struct mpi_rank mpi;
+	char out_path[4096];
 	unsigned int i, r;
 	FILE *out;
 	int ex;
@@ -327,6 +463,9 @@ static int run(int argc, char **argv, int *status)
 	*status = 0;
 	ex = run_parse_opts(argc, argv, &o, "run", run_usage);
 	if (ex || o.c.help)
+		goto out_ids;
+	ex = mpi_setup(&o, &mpi, out_path, sizeof(out_path));
+	if (ex)
 		goto out_ids;
 	if (o.attach) {
 		int sig;
@@ -418,7 +557,7 @@ static int run(int argc, char **argv, int *status)
 			count_metrics_close(cm);
 		return ex;
 	}
-	print_results(out, &o, cm, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
+	print_results(out, &o, &mpi, cm, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
 	if (regions)
 		regions_print(out, &o, regions);
 	free(regions);

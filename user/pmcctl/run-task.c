@@ -28,7 +28,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 {
 	bool compare = strcmp(cmd, "run");
 	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION, OPT_TOPDOWN, OPT_TD_LEVEL,
-	       OPT_ALL_USER };
+	       OPT_ALL_USER, OPT_PIN };
 	static const struct option opts[] = {
 		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -45,6 +45,8 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
 		{ "all-user", no_argument, NULL, OPT_ALL_USER },
 		{ "metrics", required_argument, NULL, 'M' },
+		{ "pin", no_argument, NULL, OPT_PIN },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -58,7 +60,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	o->repeat = 1;
 	o->cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:M:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:M:vh", opts, NULL)) != -1) {
 		if (count_opt_owns(c)) {
 			ex = count_opt(&o->c, c, optarg, cmd);
 			if (ex)
@@ -138,6 +140,12 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 			if (ex)
 				return ex;
 			break;
+		case OPT_PIN:
+			o->pin = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
 		case 'h':
 			usage(stdout);
 			o->c.help = true;
@@ -179,6 +187,10 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	}
 	if (o->metric_list[0] && o->attach) {
 		fprintf(stderr, "pmcctl %s: -M goes with a command, not yet with -p/-t\n", cmd);
+		return -EINVAL;
+	}
+	if (compare && (o->pin || o->verbose)) {
+		fprintf(stderr, "pmcctl compare: --pin and -v are options of 'pmcctl run'\n");
 		return -EINVAL;
 	}
 	if (compare && o->regions) {

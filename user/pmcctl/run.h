@@ -32,6 +32,9 @@ struct run_opts {
 	bool all_user;
 	/* -M (run only): metric names and groups, comma-separated, every -M's together */
 	char metric_list[1024];
+	/* Under an MPI launcher (run only, mpi.h): --pin, -v. */
+	bool pin;
+	bool verbose;
 };
 
 /*
