@@ -56,7 +56,8 @@ v4|gp8)
 	q=$(pmcctl run -M TopdownL1 --all-user -x, -- $loop $NT 2>&1 >/dev/null)
 	p=$(perf stat -M TopdownL1 --all-user -x, -- $loop $NT 2>&1 >/dev/null)
 	# both put a metric's value and unit ("%  tma_retiring") in the last two fields
-	mv() { awk -F, -v m="$2" 'index($NF, m) { print $(NF - 1); exit }' <<<"$1"; }
+	# (a metric's line only: pmcctl's note on multiplexed inputs names the metrics too)
+	mv() { awk -F, -v m="$2" '$NF ~ (" " m "$") && $(NF - 1) ~ /^[0-9.]+$/ { print $(NF - 1); exit }' <<<"$1"; }
 	for m in tma_retiring tma_bad_speculation tma_frontend_bound tma_backend_bound; do
 		check "run -M TopdownL1's $m as perf stat -M TopdownL1's ($(mv "$q" $m) vs $(mv "$p" $m))" \
 			near "$(mv "$q" $m)" "$(mv "$p" $m)" 0.5
