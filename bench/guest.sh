@@ -291,17 +291,20 @@ fi
 # (perf_clear_dirty_counters() from cr4_update_pce_mm()).  pmcdrv: one
 # session per process (every switch is one session to another, scrubbed);
 # pmcdrv-shared: one inherited session (every switch is within it; clean
-# once scrubbed); perf: one perf group per process; none: the same program
-# counting nothing (the baseline).  Timed, then traced (not none).
+# once scrubbed); perf: one perf group per process; pmcdrv-ioctl: a session
+# per process without a page (no address space may execute RDPMC, so the
+# same user-mode events hand the counters over from one session to the
+# other: N rdpmc a switch); none: the same program counting nothing (the
+# baseline).  Timed, then traced (not none).
 echo "bench: B7 switch into an RDPMC-capable address space"
 time_case B7 none 0 none no-counting
 for n in $NEVENTS7; do
-	for tool in pmcdrv pmcdrv-shared perf; do
+	for tool in pmcdrv pmcdrv-shared pmcdrv-ioctl perf; do
 		time_case B7 "$tool" "$n" rdpmc "$tool-$n-rdpmc"
 	done
 done
 for n in $NEVENTS7; do
-	for tool in pmcdrv pmcdrv-shared perf; do
+	for tool in pmcdrv pmcdrv-shared pmcdrv-ioctl perf; do
 		trace_case B7 "$tool" "$n" rdpmc "$tool-$n-rdpmc"
 	done
 done

@@ -186,6 +186,8 @@ tables() {
 	  "| B7: \($n) events, between two tasks of one session, both with a self-read page: no rdmsr or wrmsr, \(2 * $n) rdpmc (each side'"'"'s share) | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 2 * $n))) |"),
 	 ([1, 2, 7][] as $n | b7("pmcdrv"; $n; "msr_per_switch") as $o |
 	  "| B7: \($n) events, session to session into an RDPMC-capable address space: \($n) rdpmc + 1 wrmsr (stop), \($n) wrmsr (scrub: the counters the other session used), 1 wrmsr (start) | \(kinds($o)) | \(met(dirs_are($o; 0; $n + 2; $n))) |"),
+	 ([1, 2, 7][] as $n | b7("pmcdrv-ioctl"; $n; "msr_per_switch") as $o |
+	  "| B7: \($n) events, session to session, the same user-mode events, no RDPMC: \($n) rdpmc, the counters handed over | \(kinds($o)) | \(met(dirs_are($o; 0; 0; $n))) |"),
 	 (b8("pmcdrv"; "inherit"; "msr_per_switch") as $o |
 	  "| B8: the top-down pair, switch between two tasks of one session: 0 MSR accesses | \($o.value? // "n/a") | \(met(if $o == null then null else $o.value == 0 end)) |"),
 	 (["inherit", "no-inherit"][] as $m |
@@ -223,7 +225,7 @@ estimate() {
 	([2, 7][] as $n | ["inherit", "no-inherit"][] as $m | ["pmcdrv", "perf"][] as $t |
 		row($n; $m; $t; b2($t; $n; $m; "msr_per_switch"); (b2($t; $n; $m; "ns_per_round") | .value? // null); $base)),
 	# B7: above the same program counting nothing
-	([2, 7][] as $n | ["pmcdrv", "pmcdrv-shared", "perf"][] as $t |
+	([2, 7][] as $n | ["pmcdrv", "pmcdrv-shared", "pmcdrv-ioctl", "perf"][] as $t |
 		row($n; "B7 rdpmc"; $t; b7($t; $n; "msr_per_switch"); (b7($t; $n; "ns_per_round") | .value? // null); b7base))
 	' "$json"
 }
@@ -279,7 +281,11 @@ session used before the incoming one starts (docs/design.md, "Scrubbed counters"
 \`pmcdrv-shared\` is one inherited session whose two tasks each map their own page, so every
 switch stays within it; \`perf\` opens the same events as one group per process and maps each
 event's page, and perf zeroes its dirty counters (used, then let go) as the CPU switches to
-either address space (\`perf_clear_dirty_counters()\`, Linux 6.1); \`none\` counts nothing (the baseline). Each
+either address space (\`perf_clear_dirty_counters()\`, Linux 6.1); \`pmcdrv-ioctl\` is a session per
+process as with \`pmcdrv\` but without a self-read page (each reads its counts with the READ ioctl),
+so no address space may execute RDPMC and, the two sessions counting the same user-mode events,
+the counters run on from one session to the other (docs/design.md, "Handed over counters");
+\`none\` counts nothing (the baseline). Each
 process reads its counts through RDPMC before and after the timed round trips only, so the
 times are the switch path's, not the reads'.
 B8 is B2's ping-pong counting the top-down pair, fixed counter 3 (slots) and PERF_METRICS, as
