@@ -396,7 +396,7 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 	case PMC_EVENT_NO_TD_METRIC:
 		return "this CPU has no such topdown metric (no PERF_METRICS, or level 1 only)";
 	case PMC_EVENT_HYBRID_NOT_ARCH:
-		return "a hybrid CPU counts architectural events only (instructions, cycles, ref-cycles, branches, branch-misses, llc-references, llc-misses, r013c: the same on every core type); a model-specific encoding means different things on P-cores and E-cores";
+		return "hybrid CPU: architectural events only (others differ by core type)";
 	}
 	return "unknown event error";
 }

@@ -84,7 +84,7 @@ done
 out=$(pmcctl run -e r02c2:u -- true 2>&1)
 rc=$?
 check "a model-specific event (r02c2) is refused" test "$rc" -ne 0
-check "... naming the hybrid CPU" grep -q "hybrid CPU counts architectural events only" <<<"$out"
+check "... naming the hybrid CPU" grep -q "hybrid CPU: architectural events only" <<<"$out"
 out=$(pmcctl run -e r01c0:u -- true 2>&1)
 check "instructions with another umask (r01c0) is refused" grep -q "hybrid" <<<"$out"
 out=$(pmcctl run -e r10000c0:u -- true 2>&1)	# cmask 1
