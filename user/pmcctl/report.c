@@ -130,11 +130,9 @@ static void csv_metric(FILE *f, const char *s, const struct report_metric *m)
 			metric_unit(m, ub, sizeof(ub)));
 }
 
-static void print_json(FILE *f, const struct report *r, const struct report_row *row, double v,
-		       double ipc, const struct report_metric *m)
+/* A JSON line's opening: the interval and the CPU when there are, each followed by ", ". */
+static void json_open(FILE *f, const struct report *r, const struct report_row *row)
 {
-	bool clock = is_clock(row->ev);
-
 	fputc('{', f);
 	if (r->interval >= 0)
 		fprintf(f, "\"interval\": %.9f, ", r->interval);
@@ -143,6 +141,14 @@ static void print_json(FILE *f, const struct report *r, const struct report_row 
 		json_string(f, row->cpu + strlen("CPU"));
 		fputs(", ", f);
 	}
+}
+
+static void print_json(FILE *f, const struct report *r, const struct report_row *row, double v,
+		       double ipc, const struct report_metric *m)
+{
+	bool clock = is_clock(row->ev);
+
+	json_open(f, r, row);
 	fputs("\"event\": ", f);
 	json_string(f, row->ev->name);
 	if (row->not_counted)
@@ -317,14 +323,7 @@ static void print_metric_line(FILE *f, const struct report *r, const struct repo
 	int fields = 5 + (r->runs > 1), i;
 
 	if (r->format == REPORT_JSON) {
-		fputc('{', f);
-		if (r->interval >= 0)
-			fprintf(f, "\"interval\": %.9f, ", r->interval);
-		if (row->cpu) {
-			fputs("\"cpu\": ", f);
-			json_string(f, row->cpu + strlen("CPU"));
-			fputs(", ", f);
-		}
+		json_open(f, r, row);
 		json_metric(f, m);
 		fputs("}\n", f);
 		return;
