@@ -201,7 +201,7 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 	usize = pmcd_copy_struct_in(&a, sizeof(a), PMCDRV_ATTACH_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
-	if (a.reserved[0] || a.reserved[1] || a.pid < 0 ||
+	if (a.reserved1 || a.cgroup_fds || a.nr_cgroups || a.pid < 0 ||
 	    (a.flags & ~(PMCDRV_ATTACH_ENABLE_ON_EXEC | PMCDRV_ATTACH_CPU)))
 		return -EINVAL;
 	if (a.flags & PMCDRV_ATTACH_CPU) {

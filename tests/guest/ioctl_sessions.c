@@ -235,6 +235,7 @@ static void test_attach_and_ops(void)
 	struct pmcdrv_config c = pmcdev_task_clock_config();
 	struct pmcdrv_read r;
 	int fd, fd2, e;
+	unsigned int i;
 	pid_t child;
 
 	fd = pmcdev_open(dev);
@@ -265,10 +266,18 @@ static void test_attach_and_ops(void)
 	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EINVAL, "attach: unknown flag -> EINVAL", "errno %d", e);
 	a.flags = 0;
-	a.reserved[0] = 1;
-	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
-	CHECK(&st, e == EINVAL, "attach: reserved -> EINVAL", "errno %d", e);
-	a.reserved[0] = 0;
+	for (i = 0; i < 4; i++) {
+		static const char *const what[] = {
+			"reserved", "nr_cgroups without ATTACH_CGROUP",
+			"cgroup_fds without ATTACH_CGROUP", "ATTACH_CGROUP without ATTACH_CPU",
+		};
+		struct pmcdrv_attach bad = { .size = sizeof(bad), .reserved1 = i == 0,
+					     .nr_cgroups = i == 1, .cgroup_fds = i == 2 ? 16 : 0,
+					     .flags = i == 3 ? PMCDRV_ATTACH_CGROUP : 0 };
+
+		e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &bad);
+		CHECK(&st, e == EINVAL, what[i], "attach: errno %d, not EINVAL", e);
+	}
 	a.pid = -5;
 	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
 	CHECK(&st, e == EINVAL, "attach: negative pid -> EINVAL", "errno %d", e);
@@ -306,10 +315,16 @@ static void test_attach_and_ops(void)
 
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
-	r.reserved[1] = 1;
+	r.reserved[0] = 1;
 	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == EINVAL, "read: reserved -> EINVAL", "errno %d", e);
-	r.reserved[1] = 0;
+	r.reserved[0] = 0;
+	r.cgroup = 1;
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
+	CHECK(&st, e == EINVAL, "read: cgroup index on READ -> EINVAL", "errno %d", e);
+	e = pmcdev_io(fd, PMCDRV_IOC_READ_CGROUP, &r);
+	CHECK(&st, e == EOPNOTSUPP, "read_cgroup: a task session -> EOPNOTSUPP", "errno %d", e);
+	r.cgroup = 0;
 	r.size = 4;
 	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
 	CHECK(&st, e == EINVAL, "read: size below VER0 -> EINVAL", "errno %d", e);

@@ -780,7 +780,7 @@ static struct expect attach_defect(struct fz *f, struct pmcdrv_attach *a, bool r
 	struct expect ex = { .ok = false, .errs = eb(EINVAL) };
 
 	if (reserved) {
-		a->reserved[rn(f, 2)] = rnd(f) | 1;
+		a->reserved1 = rnd(f) | 1;
 		ex.why = "reserved field";
 		return ex;
 	}

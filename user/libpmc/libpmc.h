@@ -66,6 +66,15 @@ int pmc_session_attach(struct pmc_session *s, pid_t pid, uint32_t flags);
  * -EOPNOTSUPP: context-switches or cpu-migrations configured.
  */
 int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu);
+/*
+ * Count on @cpu only while a task of one of @nr cgroups runs there (a
+ * cgroup session): @fds are cgroup v2 directories opened O_RDONLY, each
+ * with its subtree, 1..PMCDRV_MAX_CGROUPS of them (-EINVAL otherwise).
+ * The rules of a CPU session apply; -EBADF: an fd is not a cgroup v2
+ * directory.  The fds may be closed afterwards.
+ */
+int pmc_session_attach_cgroups(struct pmc_session *s, unsigned int cpu, const int *fds,
+			       unsigned int nr);
 int pmc_session_enable(struct pmc_session *s);
 int pmc_session_disable(struct pmc_session *s);
 int pmc_session_reset(struct pmc_session *s);
@@ -89,6 +98,13 @@ int pmc_scale_count(uint64_t val, uint64_t enabled, uint64_t running, uint64_t *
  * track the thread; -EOPNOTSUPP: a CPU session; -ENOTTY: a module before it.
  */
 int pmc_session_read_self(struct pmc_session *s, struct pmcdrv_read *r);
+/*
+ * A cgroup session's counts of cgroup number @i (its index in
+ * pmc_session_attach_cgroups()' @fds), as pmc_session_read() gives the
+ * session's; flag PMCDRV_READ_CGROUP_REMOVED when it was removed.
+ * -EINVAL: no such index; -EOPNOTSUPP: not a cgroup session.
+ */
+int pmc_session_read_cgroup(struct pmc_session *s, unsigned int i, struct pmcdrv_read *r);
 
 /*
  * What -errno @err of session call @cmd (PMCDRV_IOC_*, 0 when none in

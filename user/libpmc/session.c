@@ -204,6 +204,21 @@ int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu)
 	return attach(s, &a);
 }
 
+int pmc_session_attach_cgroups(struct pmc_session *s, unsigned int cpu, const int *fds,
+			       unsigned int nr)
+{
+	int32_t v[PMCDRV_MAX_CGROUPS];
+	struct pmcdrv_attach a = { .size = sizeof(a), .flags = PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_CGROUP,
+				   .cpu = cpu, .cgroup_fds = (uintptr_t)v, .nr_cgroups = nr };
+	unsigned int i;
+
+	if (!nr || nr > PMCDRV_MAX_CGROUPS)
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		v[i] = fds[i];
+	return attach(s, &a);
+}
+
 static int simple_ioctl(struct pmc_session *s, unsigned long cmd)
 {
 	return ioctl(s->fd, cmd, 0) < 0 ? -errno : 0;
@@ -225,11 +240,12 @@ int pmc_session_reset(struct pmc_session *s)
 }
 
 /*
- * READ or READ_SELF in the VER1 layout.  A module older than it writes the
+ * READ, READ_SELF or READ_CGROUP (of cgroup number @cgroup) in the VER1 layout.  A module older than it writes the
  * first layout (its size in r->size) and no times[]: without multiplexing
  * every event's times are the session's.
  */
-static int read_ioctl(struct pmc_session *s, unsigned long cmd, struct pmcdrv_read *r)
+static int read_ioctl(struct pmc_session *s, unsigned long cmd, uint64_t cgroup,
+		      struct pmcdrv_read *r)
 {
 	unsigned int i, n = s->configured ? s->cfg.nr_events : s->nr_read;
 	/*
@@ -246,6 +262,7 @@ static int read_ioctl(struct pmc_session *s, unsigned long cmd, struct pmcdrv_re
 again:
 	memset(r, 0, sizeof(*r));
 	r->size = asked;
+	r->cgroup = cgroup;
 	if (ioctl(s->fd, cmd, r) < 0)
 		return -errno;
 	s->nr_read = r->nr_events;
@@ -282,12 +299,17 @@ int pmc_scale_count(uint64_t val, uint64_t enabled, uint64_t running, uint64_t *
 
 int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r)
 {
-	return read_ioctl(s, PMCDRV_IOC_READ, r);
+	return read_ioctl(s, PMCDRV_IOC_READ, 0, r);
 }
 
 int pmc_session_read_self(struct pmc_session *s, struct pmcdrv_read *r)
 {
-	return read_ioctl(s, PMCDRV_IOC_READ_SELF, r);
+	return read_ioctl(s, PMCDRV_IOC_READ_SELF, 0, r);
+}
+
+int pmc_session_read_cgroup(struct pmc_session *s, unsigned int i, struct pmcdrv_read *r)
+{
+	return read_ioctl(s, PMCDRV_IOC_READ_CGROUP, i, r);
 }
 
 _Static_assert(sizeof(struct pmcdrv_session_info) == PMCDRV_SESSION_INFO_SIZE_VER0, "session info layout");

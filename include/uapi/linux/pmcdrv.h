@@ -213,19 +213,38 @@ struct pmcdrv_config {
 /* struct pmcdrv_attach.flags */
 #define PMCDRV_ATTACH_ENABLE_ON_EXEC	(1U << 0)	/* start counting at the task's next exec */
 #define PMCDRV_ATTACH_CPU		(1U << 1)	/* count everything that runs on 'cpu' */
+/* with PMCDRV_ATTACH_CPU: count only the tasks of cgroup_fds' cgroups there */
+#define PMCDRV_ATTACH_CGROUP		(1U << 2)
+
+/* cgroups of one cgroup session, at most */
+#define PMCDRV_MAX_CGROUPS	64
 
 /*
  * PMCDRV_IOC_ATTACH: count a task (and, unless NO_INHERIT, every task it
  * creates from now on), pid 0 being the caller; or, with PMCDRV_ATTACH_CPU,
  * everything that runs on one CPU (a CPU session: pid must be 0, no
  * ENABLE_ON_EXEC).  Once per session.
+ *
+ * With PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_CGROUP, a cgroup session: the
+ * session counts on 'cpu' only while a task of one of the nr_cgroups
+ * cgroups (each with its subtree, as perf's cgroup events: a cgroup v2
+ * directory's file descriptor, opened O_RDONLY) runs there.  READ gives
+ * the counts of the time any of them ran, READ_CGROUP each cgroup's own.
+ * The fds may be closed after ATTACH: the session holds the cgroups.
  */
 struct pmcdrv_attach {
 	__u32 size;			/* in: sizeof(struct pmcdrv_attach) */
 	__u32 flags;			/* in: PMCDRV_ATTACH_* */
 	__s32 pid;			/* in: 0 = calling thread */
 	__u32 cpu;			/* in: the CPU with PMCDRV_ATTACH_CPU, else zero */
-	__u64 reserved[2];		/* must be zero */
+	/*
+	 * in, with PMCDRV_ATTACH_CGROUP (else zero): the address of
+	 * nr_cgroups (1..PMCDRV_MAX_CGROUPS) __s32 file descriptors.  They
+	 * were reserved[0] and [1]: a caller of the first layout passes 0.
+	 */
+	__u64 cgroup_fds;
+	__u32 nr_cgroups;
+	__u32 reserved1;		/* must be zero */
 };
 
 #define PMCDRV_ATTACH_SIZE_VER0	32
@@ -249,6 +268,8 @@ struct pmcdrv_attach {
  * time_running is its own, in times[] (PMCDRV_READ_SIZE_VER1).
  */
 #define PMCDRV_READ_MULTIPLEXED	(1U << 6)
+/* READ_CGROUP: the cgroup was removed; its counts are final */
+#define PMCDRV_READ_CGROUP_REMOVED	(1U << 7)
 
 /* PMCDRV_IOC_READ: every value of the session in one call. */
 struct pmcdrv_read {
@@ -270,7 +291,13 @@ struct pmcdrv_read {
 	 * module older than the field (it was reserved[0]).  Not checked on input.
 	 */
 	__u64 hw_faults;
-	__u64 reserved[2];		/* must be zero */
+	/*
+	 * in, READ_CGROUP: which of the session's cgroups (an index into
+	 * pmcdrv_attach.cgroup_fds); zero for READ and READ_SELF.  It was
+	 * reserved[0].
+	 */
+	__u64 cgroup;
+	__u64 reserved[1];		/* must be zero */
 	/* out: in the order of pmcdrv_config.events (16 in PMCDRV_READ_SIZE_VER0) */
 	__u64 values[PMCDRV_MAX_EVENTS];
 	/* ---- PMCDRV_READ_SIZE_VER1 ---- */
@@ -453,6 +480,11 @@ struct pmcdrv_revoke {
  *   ESRCH when the session does not track the calling thread, EOPNOTSUPP
  *   for a CPU session, EBADFD before ATTACH.  Kernels before it: ENOTTY.
  * PMCDRV_IOC_SESSIONS, _REVOKE: see their structs; kernels before them: ENOTTY.
+ * PMCDRV_IOC_READ_CGROUP: struct pmcdrv_read with the counts of cgroup
+ *   number 'cgroup' of a cgroup session: while its tasks ran on the
+ *   session's CPU and it was enabled.  EINVAL: no such index;
+ *   EOPNOTSUPP: not a cgroup session; EBADFD before ATTACH.  Kernels
+ *   before it: ENOTTY.
  * After a REVOKE of the session, every call but API_VERSION, INFO and
  * SESSIONS fails with EOWNERDEAD.
  */
@@ -467,5 +499,6 @@ struct pmcdrv_revoke {
 #define PMCDRV_IOC_READ_SELF	_IOWR(PMCDRV_IOC_MAGIC, 0x08, struct pmcdrv_read)
 #define PMCDRV_IOC_SESSIONS	_IOWR(PMCDRV_IOC_MAGIC, 0x09, struct pmcdrv_sessions)
 #define PMCDRV_IOC_REVOKE	_IOW(PMCDRV_IOC_MAGIC, 0x0a, struct pmcdrv_revoke)
+#define PMCDRV_IOC_READ_CGROUP	_IOWR(PMCDRV_IOC_MAGIC, 0x0b, struct pmcdrv_read)
 
 #endif /* _UAPI_LINUX_PMCDRV_H */
