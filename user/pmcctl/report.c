@@ -54,9 +54,15 @@ static bool is_clock(const struct pmc_evsel *e)
 	return !pmc_evsel_is_hw(e) && e->ev.sw_id == PMCDRV_SW_TASK_CLOCK;
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Rows of one CPU (or both totals) and one cgroup (or none). */
 static bool same_cpu(const struct report_row *a, const struct report_row *b)
 {
-	return (!a->cpu && !b->cpu) || (a->cpu && b->cpu && !strcmp(a->cpu, b->cpu));
+	return same_str(a->cpu, b->cpu) && same_str(a->cgroup, b->cgroup);
 }
 
 /* IPC for row @i if it is instructions and cycles of the same modifiers and CPU are there; else -1. */
@@ -151,6 +157,10 @@ static void print_json(FILE *f, const struct report *r, const struct report_row 
 	json_open(f, r, row);
 	fputs("\"event\": ", f);
 	json_string(f, row->ev->name);
+	if (row->cgroup) {
+		fputs(", \"cgroup\": ", f);
+		json_string(f, row->cgroup);
+	}
 	if (row->not_counted)
 		fputs(", \"counter-value\": \"<not counted>\"", f);
 	else
@@ -184,6 +194,8 @@ static void print_csv(FILE *f, const struct report *r, const struct report_row *
 	else
 		fprintf(f, "%.*f%s%s%s%s", clock ? 2 : 0, v, s, clock ? "msec" : "", s,
 			row->ev->name);
+	if (row->cgroup)
+		fprintf(f, "%s%s", s, row->cgroup);
 	if (r->runs > 1)
 		fprintf(f, "%s%.2f%%", s, row->spread_pct);
 	fprintf(f, "%s%.0f%s%.2f", s, row_running(r, row), s, row_pct(row));
@@ -273,6 +285,8 @@ static void print_text(FILE *f, const struct report *r, const struct report_row 
 	else
 		tl_printf(&l, "%*s ", COUNTS_LEN, fmt_thousands((uint64_t)llround(v), buf, sizeof(buf)));
 	tl_printf(&l, "%-*s %-*s", UNIT_LEN, clock ? "msec" : "", EVNAME_LEN, row->ev->name);
+	if (row->cgroup)
+		tl_printf(&l, " %s", row->cgroup);
 	if (ipc >= 0) {
 		snprintf(val, sizeof(val), "%7.2f ", ipc);
 		tl_metric(&l, val, "insn per cycle");

@@ -34,6 +34,7 @@ enum report_format {
 struct report_row {
 	const struct pmc_evsel *ev;
 	const char *cpu;	/* "CPU3" with -A, NULL for a total */
+	const char *cgroup;	/* stat -G: the cgroup counted, after the event as perf prints it */
 	double value;		/* mean raw value: ns for task-clock */
 	double spread_pct;	/* acc_spread_pct() of the runs, 0 for one run */
 	/*
