@@ -240,6 +240,7 @@ int pmcd_cg_get(struct pmcd_session *s, unsigned int cpu, const s32 *fds, unsign
 	err = pmcd_cg_probes_get(cpu);
 	if (err)
 		goto err_free;
+	cgs->cpu = cpu;
 	s->cg = cgs;
 	return 0;
 
@@ -248,12 +249,15 @@ err_free:
 	return err;
 }
 
-/* @s stopped on its CPU for good (or never attached): let its cgroups go. */
+/*
+ * @s stopped on its CPU for good, or its ATTACH failed after pmcd_cg_get()
+ * (s->cpu is not set then: the CPU is the one the cgroups were got for).
+ */
 void pmcd_cg_put(struct pmcd_session *s)
 {
 	if (!s->cg)
 		return;
-	pmcd_cg_probes_put(s->cpu);
+	pmcd_cg_probes_put(s->cg->cpu);
 	pmcd_cg_free(s->cg);
 	s->cg = NULL;
 }

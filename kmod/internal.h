@@ -59,6 +59,7 @@ struct pmcd_mux {
  * before ATTACH starts the session, freed after it stopped for good.
  */
 struct pmcd_cgroups {
+	unsigned int cpu;		/* the session's CPU, from before ATTACH sets s->cpu */
 	unsigned int nr;
 	struct pmcd_cg {
 		struct cgroup *cgrp;		/* referenced */
