@@ -43,8 +43,8 @@ expect_eq "stat -G named twice -> 2" "$?" 2
 pmcctl stat -a --for-each-cgroup 'nomatch.*' -t 0.1 2>/tmp/err
 expect_eq "stat --for-each-cgroup without a match -> 2" "$?" 2
 check "stat --for-each-cgroup without a match: says so" grep -q "no cgroup under $cg matches 'nomatch.\*'" /tmp/err
-pmcctl stat -a -G pmcA -M IPC -t 0.1 2>/tmp/err
-expect_eq "stat -G with -M -> 2 (not there yet)" "$?" 2
+pmcctl stat -a -G pmcA --topdown -t 0.1 2>/tmp/err
+expect_eq "stat -G with --topdown -> 2 (not there yet)" "$?" 2
 
 # Two counted cgroups, each with its own loop, and a third left out with a
 # much longer one.  Both counted children run the same code: each count is
@@ -68,6 +68,18 @@ a=$(jq -r 'select(.cgroup == "pmcA") | ."counter-value"' <<<"$out" | cut -d. -f1
 b=$(jq -r 'select(.cgroup == "pmcB") | ."counter-value"' <<<"$out" | cut -d. -f1)
 expect_eq "--for-each-cgroup -j: pmcA exact" "${a:-none}" "$((2 * nB + c0))"
 expect_eq "--for-each-cgroup -j: pmcB exact" "${b:-none}" "$((2 * nA + c0))"
+
+# Metrics per cgroup (-M): each cgroup's from its own counts, beside its rows.
+out=$(pmcctl stat -a -j -M tma_info_thread_ipc -G pmcA,pmcB -- \
+	sh -c "$cgloop $cg/pmcA $nA & $cgloop $cg/pmcB $nB & wait" 2>&1)
+expect_eq "stat -G -M: exit 0" "$?" 0
+for g in pmcA pmcB; do
+	ins=$(jq -r "select(.cgroup == \"$g\" and .event == \"INST_RETIRED.ANY\") | .\"counter-value\"" <<<"$out")
+	cyc=$(jq -r "select(.cgroup == \"$g\" and .event == \"CPU_CLK_UNHALTED.THREAD\") | .\"counter-value\"" <<<"$out")
+	ipc=$(jq -r "select(.cgroup == \"$g\" and .\"metric-unit\" == \"tma_info_thread_ipc\") | .\"metric-value\"" <<<"$out")
+	want=$(awk -v i="$ins" -v c="$cyc" 'BEGIN { if (c > 0) printf "%.2f", i / c }')
+	check "stat -G -M: $g's IPC is its instructions over its cycles ($ipc, want $want)" near "${ipc:-}" "$want" 0.01
+done
 
 # A task that moves itself from pmcA to pmcB: each side gets its part
 # exactly (two runs with other loop counts give the same constants).

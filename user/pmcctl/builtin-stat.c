@@ -37,6 +37,7 @@ struct stat_opts {
 	char metric_list[1024];	/* -M */
 	struct count_metrics *cm;
 	struct pmcctl_cgroups cg;	/* -G, --for-each-cgroup: nr 0 without */
+	struct report_metric *cm_rows;	/* -M with -G: each cgroup's metrics */
 };
 
 /* One counted CPU. */
@@ -202,9 +203,9 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 				   "to count a command's own tasks use 'pmcctl run'");
 		return -EINVAL;
 	}
-	if (o->cg.nr && (o->topdown || o->metric_list[0])) {
-		fprintf(stderr, "pmcctl stat: -G and --for-each-cgroup go without %s (not there yet); "
-			"instructions and cycles give each cgroup's IPC\n", o->topdown ? "--topdown" : "-M");
+	if (o->cg.nr && o->topdown) {
+		fprintf(stderr, "pmcctl stat: -G and --for-each-cgroup go without --topdown (not there "
+			"yet); -M TopdownL1 gives each cgroup's level 1 where the model has it\n");
 		return -EINVAL;
 	}
 	if (optind < argc)
@@ -417,6 +418,26 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n, unsigned int ncg)
 }
 
 /*
+ * -M with -G: each cgroup's metrics from its own rows (ev->n of them, one
+ * cgroup after another), beside its rows.
+ */
+static void cgroup_metrics(const struct stat_opts *o, const struct pmc_evlist *ev,
+			   const struct report_row *rows, double elapsed, struct report *r)
+{
+	unsigned int g, k, n = 0;
+
+	for (g = 0; g < o->cg.nr; g++) {
+		count_metrics_eval(o->cm, rows + g * ev->n, ev->n, elapsed, r, "stat");
+		for (k = 0; k < r->nr_metrics; k++) {
+			o->cm_rows[n] = r->metrics[k];
+			o->cm_rows[n++].row += g * ev->n;
+		}
+	}
+	r->metrics = o->cm_rows;
+	r->nr_metrics = n;
+}
+
+/*
  * Print now - prev (prev zero for the whole run) of every CPU, summed or per
  * CPU.  @interval: seconds since the start with -I, < 0 otherwise;
  * @elapsed: the seconds the counts cover (the interval with -I).
@@ -494,7 +515,9 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 			count_row_times(&rows[k++], mux, ena_sum, run_sum);
 		}
 	}
-	if (o->cm)
+	if (o->cm && o->cg.nr)
+		cgroup_metrics(o, ev, rows, elapsed, &r);
+	else if (o->cm)
 		count_metrics_eval(o->cm, rows, nrows, elapsed, &r, "stat");
 	if (o->topdown)
 		report_print_topdown(f, &r, rows, nrows, o->td_level, first);
@@ -718,6 +741,14 @@ static int stat_cpus(int argc, char **argv, int *code)
 		if (ex)
 			return ex;
 		o.cm = &metrics;
+		if (o.cg.nr) {
+			o.cm_rows = calloc((size_t)o.cg.nr * PMCDRV_MAX_EVENTS, sizeof(*o.cm_rows));
+			if (!o.cm_rows) {
+				count_metrics_close(o.cm);
+				fprintf(stderr, "pmcctl stat: out of memory\n");
+				return -EIO;
+			}
+		}
 	}
 	if (o.topdown) {
 		ex = count_topdown_setup(&o.c, &o.td_level, "stat");
@@ -784,6 +815,7 @@ out_cpus:
 	close_cpus(cpus, n);
 out_close:
 	pmcctl_cgroups_free(&o.cg);
+	free(o.cm_rows);
 	if (o.cm)
 		count_metrics_close(o.cm);
 	/* The signals stay blocked: a late Ctrl-C must not cut the exit short. */

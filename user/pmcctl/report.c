@@ -136,7 +136,7 @@ static void csv_metric(FILE *f, const char *s, const struct report_metric *m)
 			metric_unit(m, ub, sizeof(ub)));
 }
 
-/* A JSON line's opening: the interval and the CPU when there are, each followed by ", ". */
+/* A JSON line's opening: the interval, CPU and cgroup when there are, each followed by ", ". */
 static void json_open(FILE *f, const struct report *r, const struct report_row *row)
 {
 	fputc('{', f);
@@ -145,6 +145,11 @@ static void json_open(FILE *f, const struct report *r, const struct report_row *
 	if (row->cpu) {
 		fputs("\"cpu\": ", f);
 		json_string(f, row->cpu + strlen("CPU"));
+		fputs(", ", f);
+	}
+	if (row->cgroup) {
+		fputs("\"cgroup\": ", f);
+		json_string(f, row->cgroup);
 		fputs(", ", f);
 	}
 }
@@ -157,10 +162,6 @@ static void print_json(FILE *f, const struct report *r, const struct report_row 
 	json_open(f, r, row);
 	fputs("\"event\": ", f);
 	json_string(f, row->ev->name);
-	if (row->cgroup) {
-		fputs(", \"cgroup\": ", f);
-		json_string(f, row->cgroup);
-	}
 	if (row->not_counted)
 		fputs(", \"counter-value\": \"<not counted>\"", f);
 	else
@@ -334,7 +335,7 @@ static void print_metric_line(FILE *f, const struct report *r, const struct repo
 			      const struct report_metric *m)
 {
 	struct text_line l = { .n = 0 };
-	int fields = 5 + (r->runs > 1), i;
+	int fields = 5 + (r->runs > 1) + !!row->cgroup, i;
 
 	if (r->format == REPORT_JSON) {
 		json_open(f, r, row);
