@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "libpmc.h"
+#include "gnuplot.h"
 #include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
@@ -35,6 +36,8 @@ struct stat_opts {
 	unsigned int td_level;	/* --td-level; 0: the PMU's deepest */
 	char metric_list[1024];	/* -M */
 	struct count_metrics *cm;
+	const char *plot;	/* --plot: the picture drawn after the count */
+	FILE *plot_json;	/* with --plot: the intervals in JSON, for 'pmcctl plot' */
 };
 
 /* One counted CPU. */
@@ -74,11 +77,14 @@ static void stat_usage(FILE *f)
 	      "                       'pmcctl run --help'); per CPU with -A, per interval with -I\n"
 	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest)\n"
 	      "  -M, --metrics LIST   metrics or metric groups, as for 'pmcctl run' (not with -A)\n"
+	      "      --plot FILE      with -I: after the count, draw the intervals over time into\n"
+	      "                       FILE.png or FILE.svg, as 'pmcctl plot' (needs gnuplot)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's when one is given (128+N if a signal N killed it); without CMD,\n"
 	      "0 after -t, 128+N when signal N (Ctrl-C: 130) ended the count, as perf;\n"
-	      "1 failure or permission, 2 usage, 3 module or PMU unavailable, 4 counters busy,\n"
+	      "1 failure or permission, or --plot could not draw (when the status would be 0),\n"
+	      "2 usage, 3 module or PMU unavailable, 4 counters busy,\n"
 	      "126 CMD not executable, 127 CMD not found.\n", f);
 }
 
@@ -94,6 +100,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		{ "topdown", no_argument, NULL, 0x400 },
 		{ "td-level", required_argument, NULL, 0x401 },
 		{ "metrics", required_argument, NULL, 'M' },
+		{ "plot", required_argument, NULL, 0x402 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +165,11 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			}
 			o->td_level = (unsigned int)n;
 			break;
+		case 0x402:	/* --plot */
+			if (!plot_output_ok(optarg, "stat --plot"))
+				return -EINVAL;
+			o->plot = optarg;
+			break;
 		case 'h':
 			stat_usage(stdout);
 			o->c.help = true;
@@ -173,6 +185,16 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 	if (o->td_level && !o->topdown) {
 		fprintf(stderr, "pmcctl stat: --td-level goes with --topdown\n");
 		return -EINVAL;
+	}
+	if (o->plot && !o->interval_ms) {
+		fprintf(stderr, "pmcctl stat: --plot draws the counts over time: give -I MS too "
+			"(e.g. -I 100)\n");
+		return -EINVAL;
+	}
+	if (o->plot && !gp_available()) {
+		fprintf(stderr, "pmcctl stat: --plot needs gnuplot, which is not installed: "
+			GNUPLOT_INSTALL_HINT "\n");
+		return -EIO;
 	}
 	if (!o->all && !o->cpus_given) {
 		fprintf(stderr, "pmcctl stat: say which CPUs: -a (all) or -C LIST; "
@@ -431,6 +453,13 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 	else
 		report_print(f, &r, rows, nrows);
 	fflush(f);
+	if (o->plot_json) {	/* the same interval once more, as JSON for the plot */
+		r.format = REPORT_JSON;
+		if (o->topdown)
+			report_print_topdown(o->plot_json, &r, rows, nrows, o->td_level, first);
+		else
+			report_print(o->plot_json, &r, rows, nrows);
+	}
 	free(rows);
 }
 
@@ -623,6 +652,7 @@ static int stat_cpus(int argc, char **argv, int *code)
 	double t0, t, t_last;
 	pid_t pid = 0;
 	FILE *out;
+	char plot_path[] = "/tmp/pmcctl-stat-plot.XXXXXX";
 
 	*code = EXIT_OK;
 	ex = parse_stat_opts(argc, argv, &o);
@@ -659,6 +689,21 @@ static int stat_cpus(int argc, char **argv, int *code)
 	out = count_output(&o.c, "stat");
 	if (!out)
 		return -EIO;
+	if (o.plot) {
+		int fd = mkstemp(plot_path);
+
+		o.plot_json = fd >= 0 ? fdopen(fd, "w+") : NULL;
+		if (!o.plot_json) {
+			fprintf(stderr, "pmcctl stat: --plot: a temporary file: %s\n", strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(plot_path);
+			}
+			if (out != stderr)
+				fclose(out);
+			return -EIO;
+		}
+	}
 
 	take_signals(&g);
 	ex = open_cpus(&o, &events, &cpus, &n);
@@ -703,7 +748,19 @@ out_close:
 	/* The signals stay blocked: a late Ctrl-C must not cut the exit short. */
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl stat: -o %s: %s\n", o.c.out_path, strerror(errno));
-		return -EIO;
+		ex = ex ? ex : -EIO;
+	}
+	if (o.plot_json) {
+		if (fclose(o.plot_json) && !ex) {
+			fprintf(stderr, "pmcctl stat: --plot: %s: %s\n", plot_path, strerror(errno));
+			ex = -EIO;
+		}
+		/* Drawn after a count that ended well; a failed drawing fails only a run that did not. */
+		if (!ex && plot_draw(plot_path, o.plot, NULL, NULL, "stat --plot"))
+			*code = *code ? *code : EXIT_FAIL;
+		else if (!ex)
+			fprintf(stderr, "pmcctl stat: wrote %s\n", o.plot);
+		unlink(plot_path);
 	}
 	return ex;
 }
