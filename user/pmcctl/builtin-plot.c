@@ -25,12 +25,25 @@ static void plot_usage(FILE *f)
 	      "                       with .png)\n"
 	      "  -e, --events LIST    draw only these events (comma-separated names as in the file)\n"
 	      "  -M, --metrics LIST   draw only these metrics ('topdown': the level-1 four)\n"
+	      "  -D, --data FILE      also write the data drawn to FILE: a line per interval, its\n"
+	      "                       end (s), its length (s), each series' value (NaN: none)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "With --events or --metrics, only what they name is drawn.\n"
 	      "\n"
 	      "Exit status: 0 ok; 1 the file unreadable, not pmcctl's interval JSON, gnuplot missing\n"
 	      "or failed; 2 usage, or an event or metric the file does not have.\n", f);
+}
+
+/* plot_data() into the file @path: 0, or -errno of the open or the close. */
+static int data_file(const struct plot *p, const char *path)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return -errno;
+	plot_data(f, p);
+	return fclose(f) ? -errno : 0;
 }
 
 int plot_draw(const char *json, const char *out, const char *events, const char *metrics,
@@ -68,13 +81,7 @@ int plot_draw(const char *json, const char *out, const char *events, const char 
 	}
 	snprintf(data, sizeof(data), "%s/data", dir);
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
-	f = fopen(data, "we");
-	if (f) {
-		plot_data(f, &p);
-		ret = fclose(f) ? -EIO : 0;
-	} else {
-		ret = -EIO;
-	}
+	ret = data_file(&p, data) ? -EIO : 0;
 	if (!ret) {
 		f = fopen(script, "we");
 		ret = f ? plot_script(f, &p, data, out, err, sizeof(err)) : -EIO;
@@ -103,6 +110,28 @@ int plot_draw(const char *json, const char *out, const char *events, const char 
 	return ret;
 }
 
+/* --data FILE: the data gnuplot drew, as plot_data() writes it. */
+static int write_data(const char *json, const char *events, const char *metrics, const char *path)
+{
+	char err[2048];
+	struct plot p;
+	int ret;
+
+	ret = plot_read(&p, json, err, sizeof(err));
+	if (!ret)
+		ret = plot_select(&p, events, metrics, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "pmcctl plot: %s\n", err);
+		plot_free(&p);
+		return -EIO;
+	}
+	ret = data_file(&p, path);
+	if (ret)
+		fprintf(stderr, "pmcctl plot: --data %s: %s\n", path, strerror(-ret));
+	plot_free(&p);
+	return ret ? -EIO : 0;
+}
+
 /* -o's default: JSONFILE with .png for its ending (after the last '.' of its name, if any). */
 static char *default_output(const char *json)
 {
@@ -122,15 +151,16 @@ static int plot_cmd(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "metrics", required_argument, NULL, 'M' },
+		{ "data", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *events = NULL, *metrics = NULL;
+	const char *out = NULL, *events = NULL, *metrics = NULL, *data = NULL;
 	char *def = NULL;
 	int c, ret;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:e:M:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:e:M:D:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -140,6 +170,9 @@ static int plot_cmd(int argc, char **argv)
 			break;
 		case 'M':
 			metrics = optarg;
+			break;
+		case 'D':
+			data = optarg;
 			break;
 		case 'h':
 			plot_usage(stdout);
@@ -173,6 +206,8 @@ static int plot_cmd(int argc, char **argv)
 	ret = plot_draw(argv[optind], out, events, metrics, "plot");
 	if (!ret)
 		fprintf(stderr, "pmcctl plot: wrote %s\n", out);
+	if (!ret && data)
+		ret = write_data(argv[optind], events, metrics, data);
 	free(def);
 	return ret;
 }
