@@ -215,9 +215,9 @@ lane_models() {
 	local td
 	for model in v4 gp8 nofw w40; do
 		# v4 and gp8 count the Skylake top-down events: level 1 without PERF_METRICS,
-		# and -M TopdownL1 against perf's
+		# -M TopdownL1 against perf's, and the two-phase run pmcctl plot draws
 		td=""
-		case $model in v4|gp8) td="67-topdown-gp 64-metrics" ;; esac
+		case $model in v4|gp8) td="67-topdown-gp 64-metrics 86-plot" ;; esac
 		lstage "guest-$model" tests/vm/run --pmu-model "$model" -- tests/guest/run-all \
 			10-module 40-emulated-pmu 50-sessions 55-msr-switch 60-pmcctl $td || rc=1
 	done

@@ -101,6 +101,12 @@ expect_eq "run -M with --topdown: exit status 2 ($out)" "$?" 2
 # each metric must come out once, its value a finite number, or null with a
 # note on stderr naming why (an input that counted 0: the emulated PMU counts
 # many model events as 0).  No "nan" or "inf" may be printed as a number.
+# On the default model only (the PMU lane): the other lanes' models share its metrics,
+# and the walk costs about 40 s of a lane.
+if [ "$model" != default ]; then
+	echo "SKIP: metrics: every metric: walked on the default model only (this is $model)"
+	exit 0
+fi
 pmcctl list --json --metrics >/tmp/all-metrics.json
 total=$(jq '.metrics | length' /tmp/all-metrics.json)
 jq -r '.metrics[] | select(.refused) | "\(.name)\t\(.refused)"' /tmp/all-metrics.json >/tmp/refused

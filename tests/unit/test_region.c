@@ -643,6 +643,62 @@ static void test_report_metrics(void)
 	unsetenv("PMCDRV_FORCE_CPUID");
 }
 
+/*
+ * run -M's refusal by this PMU (metric_refused()): on a PMU whose CPUID.0AH
+ * marks branch misses unavailable (the guest's default model), a metric of
+ * BR_MISP_RETIRED.ALL_BRANCHES is refused naming it; the IPC is not; a PMU
+ * that says nothing (no perfmon) refuses nothing; libpmc's own reasons come first.
+ */
+static void test_metric_refused(void)
+{
+	struct pmc_metric_env env;
+	struct pmc_metrics *ms = NULL;
+	struct pmc_metric_info mi;
+	struct pmcdrv_info info;
+	char err[512], buf[512];
+	const char *why;
+	unsigned int i, seen = 0;
+
+	setenv("PMCDRV_FORCE_CPUID", SKL_CPUID, 1);
+	memset(&info, 0, sizeof(info));
+	info.perfmon_version = 2;
+	info.num_gp = 4;
+	info.gp_width = 48;
+	info.num_fixed = 3;
+	info.fixed_width = 48;
+	info.events_len = 7;
+	info.events_avail = 0x7f & ~(1U << 6);	/* bit 6: branch misses retired */
+	info.avail_mask = 0xfULL | (0x7ULL << 32);
+	pmc_metric_env_init(&env, false);
+	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL_CPUID, "tma_info_thread_ipc,tma_info_bad_spec_ipmispredict,"
+					       "tma_info_system_dram_bw_use", &env, &ms, err, sizeof(err)), 0);
+	for (i = 0; i < pmc_metrics_nr(ms); i++) {
+		CU_ASSERT_EQUAL_FATAL(pmc_metrics_info(ms, i, &mi), 0);
+		why = metric_refused(ms, i, &info, buf, sizeof(buf));
+		if (!strcmp(mi.name, "tma_info_thread_ipc")) {
+			CU_ASSERT_PTR_NULL(why);
+			seen++;
+		} else if (!strcmp(mi.name, "tma_info_bad_spec_ipmispredict")) {
+			CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+			CU_ASSERT_STRING_EQUAL(why, "its event BR_MISP_RETIRED.ALL_BRANCHES cannot be counted here: "
+					       "CPUID.0AH marks this architectural event unavailable on this CPU");
+			/* no PMU at all: the count says so, not each metric */
+			info.perfmon_version = 0;
+			CU_ASSERT_PTR_NULL(metric_refused(ms, i, &info, buf, sizeof(buf)));
+			CU_ASSERT_PTR_NULL(metric_refused(ms, i, NULL, buf, sizeof(buf)));
+			info.perfmon_version = 2;
+			seen++;
+		} else if (!strcmp(mi.name, "tma_info_system_dram_bw_use")) {
+			CU_ASSERT_PTR_NOT_NULL(why);
+			CU_ASSERT_PTR_EQUAL(why, mi.refused);
+			seen++;
+		}
+	}
+	CU_ASSERT_EQUAL(seen, 3);
+	pmc_metrics_close(ms);
+	unsetenv("PMCDRV_FORCE_CPUID");
+}
+
 static const struct unit_test tests[] = {
 	{ "set-up errors", test_setup_errors },
 	{ "counts and reset", test_counts },
@@ -658,6 +714,7 @@ static const struct unit_test tests[] = {
 	{ "pmcctl report", test_report },
 	{ "metrics of regions", test_metrics },
 	{ "pmcctl report with -M", test_report_metrics },
+	{ "run -M: a metric this PMU cannot count", test_metric_refused },
 };
 
 void register_region_tests(void)
