@@ -15,6 +15,7 @@
 
 #include "cgroups.h"
 #include "libpmc.h"
+#include "gnuplot.h"
 #include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
@@ -38,6 +39,8 @@ struct stat_opts {
 	struct count_metrics *cm;
 	struct pmcctl_cgroups cg;	/* -G, --for-each-cgroup: nr 0 without */
 	struct report_metric *cm_rows;	/* -M with -G: each cgroup's metrics */
+	const char *plot;	/* --plot: the picture drawn after the count */
+	FILE *plot_json;	/* with --plot: the intervals in JSON, for 'pmcctl plot' */
 };
 
 /* One counted CPU. */
@@ -86,11 +89,14 @@ static void stat_usage(FILE *f)
 	      "                       cgroups with events one by one)\n"
 	      "      --for-each-cgroup REGEX   the same for every cgroup whose name matches one of\n"
 	      "                       these comma-separated extended regular expressions\n"
+	      "      --plot FILE      with -I: after the count, draw the intervals over time into\n"
+	      "                       FILE.png or FILE.svg, as 'pmcctl plot' (needs gnuplot)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's when one is given (128+N if a signal N killed it); without CMD,\n"
 	      "0 after -t, 128+N when signal N (Ctrl-C: 130) ended the count, as perf;\n"
-	      "1 failure or permission, 2 usage, 3 module or PMU unavailable, 4 counters busy,\n"
+	      "1 failure or permission, or --plot could not draw (when the status would be 0),\n"
+	      "2 usage, 3 module or PMU unavailable, 4 counters busy,\n"
 	      "126 CMD not executable, 127 CMD not found.\n", f);
 }
 
@@ -107,7 +113,8 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		{ "td-level", required_argument, NULL, 0x401 },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "cgroup", required_argument, NULL, 'G' },
-		{ "for-each-cgroup", required_argument, NULL, 0x402 },
+		{ "for-each-cgroup", required_argument, NULL, 0x403 },
+		{ "plot", required_argument, NULL, 0x402 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -163,7 +170,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			}
 			break;
 		case 'G':
-		case 0x402:	/* --for-each-cgroup */
+		case 0x403:	/* --for-each-cgroup */
 			ex = c == 'G' ? pmcctl_cgroups_parse(optarg, &o->cg, err, sizeof(err)) :
 					pmcctl_cgroups_match(optarg, &o->cg, err, sizeof(err));
 			if (ex) {
@@ -181,6 +188,11 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			}
 			o->td_level = (unsigned int)n;
 			break;
+		case 0x402:	/* --plot */
+			if (!plot_output_ok(optarg, "stat --plot"))
+				return -EINVAL;
+			o->plot = optarg;
+			break;
 		case 'h':
 			stat_usage(stdout);
 			o->c.help = true;
@@ -196,6 +208,16 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 	if (o->td_level && !o->topdown) {
 		fprintf(stderr, "pmcctl stat: --td-level goes with --topdown\n");
 		return -EINVAL;
+	}
+	if (o->plot && !o->interval_ms) {
+		fprintf(stderr, "pmcctl stat: --plot draws the counts over time: give -I MS too "
+			"(e.g. -I 100)\n");
+		return -EINVAL;
+	}
+	if (o->plot && !gp_available()) {
+		fprintf(stderr, "pmcctl stat: --plot needs gnuplot, which is not installed: "
+			GNUPLOT_INSTALL_HINT "\n");
+		return -EIO;
 	}
 	if (!o->all && !o->cpus_given) {
 		fprintf(stderr, "pmcctl stat: say which CPUs: -a (all) or -C LIST; %s\n",
@@ -524,6 +546,13 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 	else
 		report_print(f, &r, rows, nrows);
 	fflush(f);
+	if (o->plot_json) {	/* the same interval once more, as JSON for the plot */
+		r.format = REPORT_JSON;
+		if (o->topdown)
+			report_print_topdown(o->plot_json, &r, rows, nrows, o->td_level, first);
+		else
+			report_print(o->plot_json, &r, rows, nrows);
+	}
 	free(rows);
 }
 
@@ -726,6 +755,7 @@ static int stat_cpus(int argc, char **argv, int *code)
 	double t0, t, t_last;
 	pid_t pid = 0;
 	FILE *out;
+	char plot_path[] = "/tmp/pmcctl-stat-plot.XXXXXX";
 
 	*code = EXIT_OK;
 	ex = parse_stat_opts(argc, argv, &o);
@@ -770,6 +800,21 @@ static int stat_cpus(int argc, char **argv, int *code)
 	out = count_output(&o.c, "stat");
 	if (!out)
 		return -EIO;
+	if (o.plot) {
+		int fd = mkstemp(plot_path);
+
+		o.plot_json = fd >= 0 ? fdopen(fd, "w+") : NULL;
+		if (!o.plot_json) {
+			fprintf(stderr, "pmcctl stat: --plot: a temporary file: %s\n", strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(plot_path);
+			}
+			if (out != stderr)
+				fclose(out);
+			return -EIO;
+		}
+	}
 
 	take_signals(&g);
 	ex = open_cpus(&o, &events, &cpus, &n);
@@ -821,7 +866,19 @@ out_close:
 	/* The signals stay blocked: a late Ctrl-C must not cut the exit short. */
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl stat: -o %s: %s\n", o.c.out_path, strerror(errno));
-		return -EIO;
+		ex = ex ? ex : -EIO;
+	}
+	if (o.plot_json) {
+		if (fclose(o.plot_json) && !ex) {
+			fprintf(stderr, "pmcctl stat: --plot: %s: %s\n", plot_path, strerror(errno));
+			ex = -EIO;
+		}
+		/* Drawn after a count that ended well; a failed drawing fails only a run that did not. */
+		if (!ex && plot_draw(plot_path, o.plot, NULL, NULL, "stat --plot"))
+			*code = *code ? *code : EXIT_FAIL;
+		else if (!ex)
+			fprintf(stderr, "pmcctl stat: wrote %s\n", o.plot);
+		unlink(plot_path);
 	}
 	return ex;
 }

@@ -268,6 +268,13 @@ static void tl_report_metric(struct text_line *l, const struct report_metric *m)
 	tl_metric(l, val, metric_unit(m, ub, sizeof(ub)));
 }
 
+/* The count, unit and event columns blank, the metric in the # column. */
+static void tl_metric_alone(struct text_line *l, const struct report_metric *m)
+{
+	tl_printf(l, "%*s", COUNTS_LEN + 1 + UNIT_LEN + 1 + EVNAME_LEN, "");
+	tl_report_metric(l, m);
+}
+
 static void print_text(FILE *f, const struct report *r, const struct report_row *row, double v,
 		       double ipc, const struct report_metric *m)
 {
@@ -358,9 +365,22 @@ static void print_metric_line(FILE *f, const struct report *r, const struct repo
 		tl_printf(&l, "%*.9f ", INTERVAL_LEN, r->interval);
 	if (row->cpu)
 		tl_printf(&l, "%-*s ", CPU_LEN, "");
-	tl_printf(&l, "%*s", COUNTS_LEN + 1 + UNIT_LEN + 1 + EVNAME_LEN, "");
-	tl_report_metric(&l, m);
+	tl_metric_alone(&l, m);
 	tl_put(f, &l);
+}
+
+void report_metric(FILE *f, const struct report *r, const struct report_metric *m)
+{
+	struct text_line l = { .n = 0 };
+
+	if (r->format == REPORT_JSON) {
+		json_metric(f, m);
+	} else if (r->format == REPORT_CSV) {
+		csv_metric(f, r->sep, m);
+	} else {
+		tl_metric_alone(&l, m);
+		tl_put(f, &l);
+	}
 }
 
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n)

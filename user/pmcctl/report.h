@@ -111,6 +111,14 @@ int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsign
 void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
 			  unsigned int n, unsigned int level, bool header);
 
+/*
+ * One metric for a writer of its own (the region report): text, a line
+ * with the count, unit and event columns blank and the metric in perf's #
+ * column; CSV, its two fields (SEP value SEP unit, the value empty when it
+ * has none); JSON, its "metric-value" and "metric-unit" fields.
+ */
+void report_metric(FILE *f, const struct report *r, const struct report_metric *m);
+
 /* Text with -I: perf's column header, printed once before the first interval. */
 void report_interval_header(FILE *f, const struct report *r, bool per_cpu);
 
