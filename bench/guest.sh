@@ -5,7 +5,9 @@
 # the same work, in one guest with the emulated PMU.  Run by bench/run as
 #   tests/vm/run -- bench/guest.sh [ROUNDS REPS TRACE_ROUNDS READS STARTS CPU WARMUP_MS [ONLY]]
 # with pmcdrv loaded; ONLY=B8 runs B8 alone (the top-down pair: a second
-# guest on the emulated Sapphire Rapids, tests/vm/run --pmu-model spr).  Prints one line per figure:
+# guest on the emulated Sapphire Rapids, tests/vm/run --pmu-model spr);
+# any other ONLY, a comma-separated list of cases (B1,B2 go together; B9,B10,B11),
+# runs only those (bench/run --only).  Prints one line per figure:
 #   BENCH bench=B2 tool=pmcdrv events=2 mode=inherit metric=ns_per_round value=... [more k=v]
 # and ends with "BENCH-DONE".  Exits non-zero when a measured command failed.
 #
@@ -24,7 +26,7 @@ READS=${4:-2000}	# self-reads per tool (B3)
 STARTS=${5:-10}		# start-ups per tool (B4)
 CPU=${6:-0}		# the CPU the ping-pong is pinned to
 WARMUP=${7:-50}		# ms of ping-pong before the timed round trips (bench/pingpong.c)
-ONLY=${8:-}		# B8: the top-down pair alone
+ONLY=${8:-}		# B8: the top-down pair alone; else the cases to run (empty: all but B8)
 PMCDRV_KO=${PMCDRV_KO:-kmod/pmcdrv.ko}
 pp=build/bench/pingpong
 ppr=build/bench/pingpong-rdpmc
@@ -46,8 +48,28 @@ NEVENTS7="1 2 7"
 EV8='{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound}:u'
 
 bench() { echo "BENCH $*"; }
+# want CASE: CASE is to run (ONLY empty, or CASE in its list)
+want() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
 err() { echo "bench: $*" >&2; failed=1; }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# least_of BATCHES PROG ARGS...: run PROG (build/bench/selfread or readcost) BATCHES times on
+# CPU; of its lines "NAME tool=T events=E reads=N ns=T ns_per_read=X ...", per tool the one
+# with the least X (an interrupt inside a batch only adds instructions to it); also a
+# "refused=" line of its, once.  Into LEAST (not printed: err must run in this shell).
+least_of() {
+	local batches=$1 prog=$2 name all="" out b
+	shift 2
+	name=$(basename "$prog")
+	for b in $(seq "$batches"); do
+		if out=$(taskset -c "$CPU" "$prog" "$@" 2>&1); then
+			all+=$(grep "^$name " <<<"$out")$'\n'
+		else
+			err "$name $*: $out"
+		fi
+	done
+	LEAST=$(grep 'refused=' <<<"$all" | head -n1
+		grep 'ns_per_read=' <<<"$all" | sort -t= -k6,6g | awk '!seen[$2]++' | sort -k2,2)
+}
 
 # cmd BENCH TOOL EVENTS MODE: the ping-pong command, without its ROUNDS CPU
 # WARMUP_MS: build/bench/pingpong under pmcctl run or perf stat (B1, B2), or
@@ -206,34 +228,29 @@ if [ "$ONLY" = B8 ]; then
 	exit "$failed"
 fi
 
+if want B1 || want B2; then
 echo "bench: timing pass (B1, B2)"
 pass time
 echo "bench: tracing pass (B1, B2: msr:read_msr, msr:write_msr, msr:rdpmc, sched:sched_switch)"
 pass trace
+fi
 
 # ---- B3: one self-read -------------------------------------------------------------------
+if want B3; then
 echo "bench: B3 self-read"
 # The least of B3_BATCHES batches of READS reads per tool, as B6 takes the least of its
 # runs: an interrupt inside a batch only adds instructions to it (one batch of 2,000
 # reads hit by one moved a 2-event figure by 1%, more than a target's margin).
 B3_BATCHES=${B3_BATCHES:-5}
 for n in 2 7; do
-	all=
-	for b in $(seq "$B3_BATCHES"); do
-		if out=$(taskset -c "$CPU" build/bench/selfread "$READS" "${EV[$n]}" 2>&1); then
-			all+=$(grep '^selfread ' <<<"$out")$'\n'
-		else
-			err "selfread: $out"
-		fi
-	done
-	# selfread tool=T events=E reads=N ns=T ns_per_read=X: per tool, the line with the least X.
+	least_of "$B3_BATCHES" build/bench/selfread "$READS" "${EV[$n]}"
 	while read -r _ tool events reads _ nsper; do
 		bench "bench=B3 case=self-read $tool $events metric=ns_per_read value=${nsper#ns_per_read=} $reads batches=$B3_BATCHES"
-	done < <(grep . <<<"$all" | sort -t= -k6,6g | awk '!seen[$2]++' | sort -k2,2)
+	done < <(grep . <<<"$LEAST")
 done
+fi
 
 # ---- B4: start-up ---------------------------------------------------------------------------
-echo "bench: B4 start-up"
 # Busy guest ns of every CPU: the run time of all tasks but the idle ones
 # (rq_cpu_time, the 7th number of each cpu line of /proc/schedstat).
 busy_ns() { awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f", s }' /proc/schedstat; }
@@ -251,11 +268,15 @@ startup() {	# TOOL CMD...: mean guest ns of STARTS runs of CMD, wall and busy
 	bench "bench=B4 case=start-up tool=$tool metric=busy_ns_per_start" \
 		"value=$(awk -v a="$b0" -v b="$b1" -v n="$STARTS" 'BEGIN { printf "%.0f", (b - a) / n }') runs=$STARTS"
 }
+if want B4; then
+echo "bench: B4 start-up"
 startup none true
 startup pmcdrv pmcctl run -e instructions:u true
 startup perf perf stat -e instructions:u true
+fi
 
 # ---- B5: accuracy ---------------------------------------------------------------------------
+if want B5; then
 echo "bench: B5 accuracy"
 N=001000000
 want=$((2 * 10#$N + 103))
@@ -264,12 +285,14 @@ b=$(perf stat -x, -e instructions:u -- build/progs/loop $N 2>&1 >/dev/null | awk
 bench "bench=B5 case=loop tool=pmcdrv metric=instructions_u value=${a:-null} expected=$want exact=$([ "$a" = "$want" ] && echo true || echo false)"
 bench "bench=B5 case=loop tool=perf metric=instructions_u value=${b:-null} expected=$want exact=$([ "$b" = "$want" ] && echo true || echo false)"
 [ "$a" = "$want" ] && [ "$b" = "$want" ] || err "B5: pmcdrv $a, perf $b, want $want"
+fi
 
 # ---- B6: one region begin/end pair ------------------------------------------------------------
 # libpmc's pmc_region_begin/end around nothing, against perf's
 # PERF_EVENT_IOC_ENABLE + PERF_EVENT_IOC_DISABLE pair on an instructions:u
 # event: guest ns (user and kernel instructions), the least of 20 batches of
 # REGIONS pairs each (tests/guest/region_cost.c --perf, built by make tests).
+if want B6; then
 echo "bench: B6 region pair"
 REGIONS=1000
 if out=$(taskset -c "$CPU" build/tests/region_cost --perf "$REGIONS" 2>&1); then
@@ -281,6 +304,7 @@ if out=$(taskset -c "$CPU" build/tests/region_cost --perf "$REGIONS" 2>&1); then
 	[ -n "$p" ] && [ -n "$r" ] || err "B6: unexpected output of region_cost --perf: $out"
 else
 	err "region_cost --perf: $out"
+fi
 fi
 
 # ---- B7: switches into address spaces that may execute RDPMC -------------------------------
@@ -296,6 +320,7 @@ fi
 # same user-mode events hand the counters over from one session to the
 # other: N rdpmc a switch); none: the same program counting nothing (the
 # baseline).  Timed, then traced (not none).
+if want B7; then
 echo "bench: B7 switch into an RDPMC-capable address space"
 time_case B7 none 0 none no-counting
 for n in $NEVENTS7; do
@@ -308,6 +333,205 @@ for n in $NEVENTS7; do
 		trace_case B7 "$tool" "$n" rdpmc "$tool-$n-rdpmc"
 	done
 done
+fi
+
+# ---- B9: a scheduler-heavy workload, perf bench sched messaging --------------------------------
+# hackbench: GROUPS groups of 20 senders and 20 receivers (processes, 40 tasks
+# a group) passing 100-byte messages over socketpairs, untracked, under
+# pmcctl run and under perf stat (2 and 7 events, inherited by every task).
+# The same number of messages at every size (LOOPS x GROUPS = B9_MESSAGES):
+# only the number of tasks changes.  Figures per run: perf bench's own
+# "Total time" (the message phase: the tasks exist already; the reaping is
+# in it; milliseconds), and the busy time of the whole command (every
+# non-idle task on every CPU, /proc/schedstat, as B4: the tool's start-up,
+# the forks and the exits too).  The median of B9_REPS runs each.  The tools'
+# own start-up and tear-down, the same command on `true` (busy time, the
+# median of 5), is reported too, to be taken out of the overhead.
+B9_MESSAGES=${B9_MESSAGES:-32}	# loops x groups
+B9_GROUPS=${B9_GROUPS:-1 4 16}
+B9_REPS=${B9_REPS:-3}		# runs per case (median): hackbench's busy time moves by several % from run to run
+hb_case() {	# TOOL EVENTS GROUPS
+	local tool=$1 n=$2 g=$3 loops i out t b0 b1 totals="" busys="" ev=${EV[$2]:-}
+	local c
+	loops=$((B9_MESSAGES / g))
+	[ "$loops" -gt 0 ] || loops=1
+	c="perf bench sched messaging -g $g -l $loops"
+	for i in $(seq "$B9_REPS"); do
+		rm -f /tmp/bench.counts
+		b0=$(busy_ns)
+		case $tool in
+		none) out=$($c 2>&1) ;;
+		pmcdrv) out=$(pmcctl run -x, -o /tmp/bench.counts -e "$ev" -- $c 2>&1) ;;
+		perf) out=$(perf stat -x, -o /tmp/bench.counts -e "$ev" -- $c 2>&1) ;;
+		esac
+		# shellcheck disable=SC2181
+		if [ $? != 0 ] || ! counts_ok B9 "$tool"; then
+			err "B9 $tool $n -g $g: $out $(cat /tmp/bench.counts 2>/dev/null)"
+			return
+		fi
+		b1=$(busy_ns)
+		t=$(sed -n 's/.*Total time: *\([0-9.]*\) \[sec\].*/\1/p' <<<"$out")
+		[ -n "$t" ] || { err "B9 $tool $n -g $g: no Total time in: $out"; return; }
+		totals+=" $(awk -v t="$t" 'BEGIN { printf "%.0f", t * 1e9 }')"
+		busys+=" $((b1 - b0))"
+	done
+	bench "bench=B9 case=messaging-g$g tool=$tool events=$n groups=$g tasks=$((40 * g)) loops=$loops" \
+		"metric=ns_total value=$(median <<<"$totals") runs=$(echo $totals | tr ' ' ',')" \
+		"busy_ns=$(median <<<"$busys") busy_runs=$(echo $busys | tr ' ' ',')"
+}
+hb_startup() {	# TOOL EVENTS: busy ns of the tool's command around `true`
+	local tool=$1 n=$2 i b0 busys="" ev=${EV[$2]:-}
+	for i in 1 2 3 4 5; do
+		b0=$(busy_ns)
+		case $tool in
+		none) true ;;
+		pmcdrv) pmcctl run -x, -o /tmp/bench.counts -e "$ev" -- true ;;
+		perf) perf stat -x, -o /tmp/bench.counts -e "$ev" -- true ;;
+		esac || { err "B9 start-up $tool $n failed"; return; }
+		busys+=" $(($(busy_ns) - b0))"
+	done
+	bench "bench=B9 case=start-up tool=$tool events=$n metric=busy_ns value=$(median <<<"$busys")" \
+		"runs=$(echo $busys | tr ' ' ',')"
+}
+if want B9; then
+	echo "bench: B9 perf bench sched messaging (groups $B9_GROUPS, $B9_MESSAGES loops x groups)"
+	hb_startup none 0
+	for n in 2 7; do
+		hb_startup pmcdrv "$n"
+		hb_startup perf "$n"
+	done
+	for g in $B9_GROUPS; do
+		hb_case none 0 "$g"
+		for n in 2 7; do
+			hb_case pmcdrv "$n" "$g"
+			hb_case perf "$n" "$g"
+		done
+	done
+fi
+
+# ---- B10: many tracked tasks in one session -------------------------------------------------------
+# build/bench/manytasks TASKS: B2's ping-pong pair plus TASKS - 2 threads
+# that sleep, untracked and under one pmcctl run (2 events, inherited: every
+# task tracked), TASKS = 10, 1,000, 10,000; the median of REPS runs.  Then
+# the close of a session tracking all of them (manytasks' own libpmc session,
+# closed while every task lives): wall and on-CPU time of the close().
+B10_TASKS=${B10_TASKS:-10 1000 10000}
+mt_case() {	# TOOL TASKS
+	local tool=$1 t=$2 i out v runs=""
+	for i in $(seq "$REPS"); do
+		rm -f /tmp/bench.counts
+		if [ "$tool" = pmcdrv ]; then
+			out=$(pmcctl run -x, -o /tmp/bench.counts -e "${EV[2]}" -- \
+				build/bench/manytasks "$t" "$ROUNDS" "$CPU" "$WARMUP" 2>&1)
+		else
+			out=$(build/bench/manytasks "$t" "$ROUNDS" "$CPU" "$WARMUP" 2>&1)
+		fi
+		# shellcheck disable=SC2181
+		if [ $? != 0 ] || ! counts_ok B10 "$tool"; then
+			err "B10 $tool $t tasks: $out $(cat /tmp/bench.counts 2>/dev/null)"
+			return
+		fi
+		v=$(sed -n 's/.*ns_per_round=\([0-9.]*\).*/\1/p' <<<"$out")
+		runs+=" $v"
+	done
+	bench "bench=B10 case=tasks-$t tool=$tool events=2 tasks=$t metric=ns_per_round" \
+		"value=$(median <<<"$runs") runs=$(echo $runs | tr ' ' ',') rounds=$ROUNDS"
+}
+if want B10; then
+	echo "bench: B10 many tracked tasks ($B10_TASKS)"
+	tracers=$(cat /sys/kernel/tracing/available_tracers 2>/dev/null)
+	bench "bench=info metric=tracers value=$(tr ' ' ',' <<<"${tracers:-none}")" \
+		"irqsoff=$(grep -qw irqsoff <<<"$tracers" && echo true || echo false)"
+	max=$(cat /proc/sys/kernel/threads-max)
+	[ "$max" -ge 20000 ] || echo 20000 >/proc/sys/kernel/threads-max
+	for t in $B10_TASKS; do
+		mt_case none "$t"
+		mt_case pmcdrv "$t"
+	done
+	for t in $B10_TASKS; do
+		walls="" cpus=""
+		for i in $(seq "$REPS"); do
+			if ! out=$(build/bench/manytasks "$t" 1000 "$CPU" 0 "${EV[2]}" 2>&1); then
+				err "B10 close, $t tasks: $out"
+				continue 2
+			fi
+			walls+=" $(sed -n 's/^manytasks-close .* ns=\([0-9]*\).*/\1/p' <<<"$out")"
+			cpus+=" $(sed -n 's/^manytasks-close .* cpu_ns=\([0-9]*\).*/\1/p' <<<"$out")"
+		done
+		bench "bench=B10 case=close-$t tool=pmcdrv events=2 tasks=$t metric=close_cpu_ns" \
+			"value=$(median <<<"$cpus") runs=$(echo $cpus | tr ' ' ',')" \
+			"wall_ns=$(median <<<"$walls") wall_runs=$(echo $walls | tr ' ' ',')"
+	done
+fi
+
+# ---- B11: one READ as the events grow, against perf's reads ------------------------------------
+# build/bench/readcost: a thread counting N events on itself reads them all:
+# pmcdrv's READ ioctl, perf's read() of each event's own fd (N reads), and
+# perf's one read() of a PERF_FORMAT_GROUP group (refused by perf beyond the
+# 7 counters).  N = 1, 2, 4, 8, 16 (8 and 16 multiplex: more events than
+# counters).  The least of B11_BATCHES batches of READS reads per tool, as B3.
+B11_BATCHES=${B11_BATCHES:-5}
+# graph_one FN CMD...: run CMD with the function_graph tracer hooked on FN alone
+# (set_ftrace_filter: no other function pays the tracer's entry and exit), and print
+# "calls=C ns=MEDIAN": the median duration of FN's calls, guest ns.  The tracer's own
+# entry and exit around FN are in it (see mutex_unlock, a call of a few instructions).
+graph_one() {
+	local fn=$1 T=/sys/kernel/tracing
+	shift
+	echo 0 >$T/tracing_on
+	echo nop >$T/current_tracer
+	: >$T/trace
+	echo "$fn" >$T/set_ftrace_filter && echo function_graph >$T/current_tracer ||
+		{ err "function_graph: cannot trace $fn"; return; }
+	echo 1 >$T/tracing_on
+	"$@" >/dev/null || err "traced: $* failed"
+	echo 0 >$T/tracing_on
+	# " 0)   0.931 us    |  name [module]();": one call with its duration
+	awk -F'|' -v fn="$fn" 'match($1, /[0-9]+\.[0-9]+ us/) {
+		d = substr($1, RSTART, RLENGTH - 3) * 1000; n = $2
+		sub(/^ +/, "", n); sub(/( \[[A-Za-z0-9_]+\])?\(\);.*$/, "", n)
+		if (n == fn) print d
+	}' $T/trace | sort -g | awk '{ v[NR] = $1 } END { if (NR) printf "calls=%d ns=%.1f\n", NR, v[int((NR + 1) / 2)] }'
+	echo nop >$T/current_tracer
+	: >$T/set_ftrace_filter
+}
+EV11_8=${EV[7]},r01c2:u
+EV11_16=$EV11_8,r02c2:u,r010e:u,r019c:u,r010d:u,r023c:u,r0151:u,r01d1:u,r02d1:u
+if want B11; then
+	echo "bench: B11 READ against perf's reads, 1 to 16 events"
+	for n in 1 2 4 8 16; do
+		case $n in 8) ev=$EV11_8 ;; 16) ev=$EV11_16 ;; *) ev=${EV[$n]} ;; esac
+		# readcost tool=T events=E reads=N ns=T ns_per_read=X counting=C, or tool=T events=E refused=EINVAL
+		least_of "$B11_BATCHES" build/bench/readcost "$READS" "$ev"
+		while read -r _ tool events reads _ nsper counting; do
+			if [ -z "$nsper" ]; then
+				bench "bench=B11 case=read tool=perf-group events=$n metric=ns_per_read value=null refused=EINVAL"
+			else
+				bench "bench=B11 case=read $tool $events metric=ns_per_read value=${nsper#ns_per_read=} $reads $counting batches=$B11_BATCHES"
+			fi
+		done < <(grep . <<<"$LEAST")
+	done
+	# Where a read's instructions go: function_graph hooked on one function at a time over
+	# B11_TRACE_READS reads of one tool, the median duration of its calls: the syscall
+	# (ioctl, read), the handler, pmcdrv's READ under the session lock (pmcd_session_read),
+	# its fold of the counters (pmcd_session_fold: on_each_cpu_mask() of the CPUs where the
+	# session is loaded), the hardened usercopy check of the reply (__check_object_size),
+	# perf's perf_event_read(); mutex_unlock shows what the tracer adds to a trivial call.
+	B11_TRACE_READS=${B11_TRACE_READS:-200}
+	for n in 1 2 4 8 16; do
+		case $n in 8) ev=$EV11_8 ;; 16) ev=$EV11_16 ;; *) ev=${EV[$n]} ;; esac
+		for spec in pmcdrv:__x64_sys_ioctl pmcdrv:pmcd_ioctl pmcdrv:pmcd_session_read \
+			pmcdrv:pmcd_session_fold pmcdrv:__check_object_size pmcdrv:mutex_lock pmcdrv:mutex_unlock \
+			perf-single:__x64_sys_read perf-single:perf_read perf-single:perf_event_read \
+			perf-group:__x64_sys_read perf-group:perf_read perf-group:perf_event_read; do
+			IFS=: read -r tool fn <<<"$spec"
+			[ "$tool" = perf-group ] && [ "$n" -gt 7 ] && continue	# refused (above)
+			out=$(graph_one "$fn" taskset -c "$CPU" build/bench/readcost "$B11_TRACE_READS" "$ev" "$tool")
+			[ -n "$out" ] && bench "bench=B11 case=graph tool=$tool events=$n fn=$fn metric=graph_ns" \
+				"value=$(sed -n 's/.*ns=//p' <<<"$out") ${out% ns=*} reads=$B11_TRACE_READS"
+		done
+	done
+fi
 
 echo "BENCH-DONE failed=$failed"
 exit "$failed"

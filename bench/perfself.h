@@ -10,6 +10,7 @@
 
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -21,10 +22,11 @@
  * @group (-1: a new leader), as perf stat parses the same -e list: the
  * names instructions, cycles and ref-cycles are perf's generic hardware
  * events (ref-cycles then goes to fixed counter 2, which perf does not give
- * raw 0x013c), the rest raw.  PERF_FORMAT_GROUP: one read() of the leader
- * returns every value.  The fd, or -1 with errno.
+ * raw 0x013c), the rest raw.  @read_format: PERF_FORMAT_GROUP, one read()
+ * of the leader returns every value; 0, one read() returns the event's
+ * value alone.  The fd, or -1 with errno.
  */
-static inline int perf_open(const struct pmc_evsel *e, int group)
+static inline int perf_open_fmt(const struct pmc_evsel *e, int group, uint64_t read_format)
 {
 	static const struct {
 		const char *name;
@@ -51,8 +53,44 @@ static inline int perf_open(const struct pmc_evsel *e, int group)
 	a.exclude_user = !(ev->flags & PMCDRV_EVF_USER);
 	a.exclude_kernel = !(ev->flags & PMCDRV_EVF_KERNEL);
 	a.exclude_hv = 1;
-	a.read_format = PERF_FORMAT_GROUP;
+	a.read_format = read_format;
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* @e in group @group, PERF_FORMAT_GROUP (perf_open_fmt()). */
+static inline int perf_open(const struct pmc_evsel *e, int group)
+{
+	return perf_open_fmt(e, group, PERF_FORMAT_GROUP);
+}
+
+/*
+ * Parse @arg (pmcctl's -e syntax) into zeroed @l, hardware events only; on
+ * an error, print it after "@prog: " and return 2 (the usage status).
+ */
+static inline int perf_hw_evlist(struct pmc_evlist *l, const char *arg, const char *prog)
+{
+	char err[256];
+	unsigned int i;
+
+	memset(l, 0, sizeof(*l));
+	if (pmc_evlist_parse(l, arg, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return 2;
+	}
+	for (i = 0; i < l->n; i++)
+		if (!pmc_evsel_is_hw(&l->ev[i])) {
+			fprintf(stderr, "%s: %s: hardware events only\n", prog, l->ev[i].name);
+			return 2;
+		}
+	return 0;
+}
+
+/* Close the first @n of @fds; returns @rc. */
+static inline int perf_close_all(const int *fds, unsigned int n, int rc)
+{
+	while (n)
+		close(fds[--n]);
+	return rc;
 }
 
 static inline uint64_t perf_rdpmc(uint32_t ecx)

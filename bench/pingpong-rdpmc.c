@@ -202,12 +202,11 @@ static void counting_check(const struct counting *c, uint64_t a, uint64_t b)
 int main(int argc, char **argv)
 {
 	int to_child[2], to_parent[2], status;
-	long long rounds, warm = 0, warmup_ms = 50, i, t0, t1, end;
+	long long rounds, warm, warmup_ms = 50, i, ns;
 	struct pmc_session *shared = NULL;
 	struct counting cnt;
 	uint64_t a, b;
 	struct pmc_evlist l;
-	char err[256];
 	cpu_set_t set;
 	unsigned int k;
 	int cpu = 0;
@@ -227,16 +226,8 @@ int main(int argc, char **argv)
 		cpu = atoi(argv[4]);
 	if (argc == 6)
 		warmup_ms = atoll(argv[5]);
-	memset(&l, 0, sizeof(l));
-	if (pmc_evlist_parse(&l, argv[2], err, sizeof(err))) {
-		fprintf(stderr, "pingpong-rdpmc: %s\n", err);
+	if (perf_hw_evlist(&l, argv[2], "pingpong-rdpmc"))
 		return 2;
-	}
-	for (k = 0; k < l.n; k++)
-		if (!pmc_evsel_is_hw(&l.ev[k])) {
-			fprintf(stderr, "pingpong-rdpmc: %s: hardware events only\n", l.ev[k].name);
-			return 2;
-		}
 	cnt.n = cnt.mode == M_NONE ? 0 : l.n;
 
 	CPU_ZERO(&set);
@@ -272,19 +263,9 @@ int main(int argc, char **argv)
 	}
 	counting_start(&cnt, &l, shared);
 	xread(to_parent[0], &c);	/* the child counts too */
-	end = now_ns() + warmup_ms * 1000000;
-	do {				/* at least one: both tasks have run */
-		xwrite(to_child[1], 'w');
-		xread(to_parent[0], &c);
-		warm++;
-	} while (now_ns() < end);
+	warm = pingpong_warmup(to_child[1], to_parent[0], warmup_ms);
 	a = counting_read(&cnt);
-	t0 = now_ns();
-	for (i = 0; i < rounds; i++) {
-		xwrite(to_child[1], 'x');
-		xread(to_parent[0], &c);
-	}
-	t1 = now_ns();
+	ns = pingpong_timed(to_child[1], to_parent[0], rounds);
 	b = counting_read(&cnt);
 	counting_check(&cnt, a, b);
 	xwrite(to_child[1], 'q');
@@ -293,7 +274,7 @@ int main(int argc, char **argv)
 		die("the child failed");
 	}
 	printf("pingpong rounds=%lld warmup_rounds=%lld ns=%lld ns_per_round=%.1f mode=%s events=%u self_per_round=%.1f\n",
-	       rounds, warm, t1 - t0, (double)(t1 - t0) / rounds, mode_name[cnt.mode], cnt.n,
+	       rounds, warm, ns, (double)ns / rounds, mode_name[cnt.mode], cnt.n,
 	       (double)(b - a) / rounds);
 	return 0;
 usage:

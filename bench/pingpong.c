@@ -58,7 +58,7 @@ static void join_cgroup(const char *var)
 int main(int argc, char **argv)
 {
 	int to_child[2], to_parent[2], status;
-	long long rounds, warm = 0, warmup_ms = 50, i, t0, t1, end;
+	long long rounds, warmup_ms = 50, i, warm, ns;
 	cpu_set_t set;
 	int cpu = 0;
 	pid_t pid;
@@ -95,21 +95,11 @@ int main(int argc, char **argv)
 		}
 		_exit(0);
 	}
-	end = now_ns() + warmup_ms * 1000000;
-	do {				/* at least one: both tasks have run */
-		xwrite(to_child[1], 'w');
-		xread(to_parent[0], &c);
-		warm++;
-	} while (now_ns() < end);
-	t0 = now_ns();
-	for (i = 0; i < rounds; i++) {
-		xwrite(to_child[1], 'x');
-		xread(to_parent[0], &c);
-	}
-	t1 = now_ns();
+	warm = pingpong_warmup(to_child[1], to_parent[0], warmup_ms);
+	ns = pingpong_timed(to_child[1], to_parent[0], rounds);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		die("child");
 	printf("pingpong rounds=%lld warmup_rounds=%lld ns=%lld ns_per_round=%.1f\n", rounds, warm,
-	       t1 - t0, (double)(t1 - t0) / rounds);
+	       ns, (double)ns / rounds);
 	return 0;
 }

@@ -7,14 +7,17 @@
 #               an estimate for real hardware from published MSR latencies
 #   --b2-data   the plot's data: events, cost above untracked per round trip
 #               (pmcdrv/perf, inherit/no-inherit), MSR accesses per switch (same)
+#   --b9-data   B9's plot data: tasks, busy ms above untracked (pmcdrv 2 events,
+#               perf 2, pmcdrv 7, perf 7), the same in % of the untracked busy time
 # Needs jq.
 set -euo pipefail
 mode=tables
 case "${1:-}" in
 --doc) mode=doc; shift ;;
 --b2-data) mode=b2; shift ;;
+--b9-data) mode=b9; shift ;;
 esac
-[ $# = 1 ] && [ -f "$1" ] || { echo "usage: bench/report.sh [--doc|--b2-data] RESULTS.json" >&2; exit 2; }
+[ $# = 1 ] && [ -f "$1" ] || { echo "usage: bench/report.sh [--doc|--b2-data|--b9-data] RESULTS.json" >&2; exit 2; }
 json=$1
 
 # Shared jq definitions: lookups and number formatting.
@@ -42,6 +45,25 @@ def b8(t; m; x): one(.bench == "B8" and .tool == t and .mode == m and .metric ==
 def b8base: ns("B8"; "untracked"; "none"; null; null; "ns_per_round");
 def msr8(t; m): b8(t; m; "msr_per_switch") as $o |
 	if $o == null then "n/a" else "\($o.value | n1) (\($o.p2c) / \($o.c2p))" end;
+def b9(t; n; g): one(.bench == "B9" and .case == "messaging-g\(g)" and .tool == t and .events == n);
+def b9st(t; n): one(.bench == "B9" and .case == "start-up" and .tool == t and .events == n) | .value? // null;
+def b9msg(t; n; g): b9(t; n; g) | .value? // null;
+def b9busy(t; n; g): b9(t; n; g) | .busy_ns? // null;
+# above the untracked run: the message phase; the busy time less the tool'"'"'s own start-up on true
+def b9amsg(t; n; g): b9msg(t; n; g) as $v | b9msg("none"; 0; g) as $b | if $v == null or $b == null then null else $v - $b end;
+def b9abusy(t; n; g): b9busy(t; n; g) as $v | b9busy("none"; 0; g) as $b | b9st(t; n) as $s | b9st("none"; 0) as $s0 |
+	if $v == null or $b == null or $s == null or $s0 == null then null else $v - $b - ($s - $s0) end;
+def b10(t; k): one(.bench == "B10" and .case == k and .tool == t);
+def b10sw(t; n): b10(t; "tasks-\(n)") | if . == null then null else .value / 2 end;
+def b10close(n): b10("pmcdrv"; "close-\(n)");
+# the close'"'"'s on-CPU ns per task from 10 to 10,000 tasks, and 64 of them: one lock hold
+def b10slope: (b10close(10) | .value? // null) as $a | (b10close(10000) | .value? // null) as $b |
+	if $a == null or $b == null then null else ($b - $a) / 9990 end;
+def b11(t; n): one(.bench == "B11" and .case == "read" and .tool == t and .events == n);
+def b11v(t; n): b11(t; n) | .value? // null;
+def b11cheap(n): [b11v("perf-single"; n), b11v("perf-group"; n)] | map(select(. != null)) | min;
+def b11g(t; n; fn): one(.bench == "B11" and .case == "graph" and .tool == t and .events == n
+	and .fn == fn) | .value? // null;
 def b7above(t; n): (b7(t; n; "ns_per_round") | .value? // null) as $v | b7base as $b |
 	if $v == null or $b == null then null else $v - $b end;
 '
@@ -152,6 +174,89 @@ tables() {
 		def kinds(o): if o == null then "n/a" else "\(o.reads | n1) / \(o.writes | n1) / \(o.rdpmc | n1)" end;
 		"| \($m) | \($a | n0) | \($ax | sign0) | \($b | n0) | \($bx | sign0) | \(ratio($ax; $bx)) | \(msr8("pmcdrv"; $m)) | \(msr8("perf"; $m)) | \(kinds($pa)) | \(kinds($pb)) |"),
 	"",
+	"B9: perf bench sched messaging (hackbench: groups of 20 senders and 20 receivers, processes, over socketpairs),",
+	"\(one(.bench == "B9" and .tool == "none" and .groups == 1).loops? // "n/a") loops at 1 group, the same number of messages at every size; untracked, under",
+	"`pmcctl run -e` and under `perf stat -e` (inherited by every task), median of \(b9("none"; 0; 1).busy_runs? // "" | tostring | split(",") | length) runs. \"message phase\": perf bench'"'"'s",
+	"own Total time (the tasks exist already, their reaping is in it; ms resolution); \"busy\": the run time of every",
+	"non-idle task on every CPU over the whole command, less the tool'"'"'s own start-up and tear-down around `true`",
+	"(\"start-up\" below). Overheads are above the untracked run of the same size. \"spread\": (max - min) / median of the",
+	"untracked run'"'"'s busy times: the run-to-run noise, against which to read the overheads.",
+	"",
+	"| groups | tasks | events | untracked message phase ms | pmcdrv above | perf above | untracked busy ms | spread | pmcdrv busy above | perf busy above | pmcdrv/perf busy above |",
+	"|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+	([1, 4, 16][] as $g | [2, 7][] as $n |
+		def ms: if . == null then null else . / 1e6 end;
+		def ms1: if . == null then "n/a" else (. / 1e6 | n1) end;
+		def sms1: if . == null then "n/a" elif . >= 0 then "+" + (. / 1e6 | n1) else (. / 1e6 | n1) end;
+		b9abusy("pmcdrv"; $n; $g) as $a | b9abusy("perf"; $n; $g) as $b |
+		b9busy("none"; 0; $g) as $ub | (b9("none"; 0; $g) | .busy_runs? // null) as $br |
+		"| \($g) | \(40 * $g) | \($n) | \(b9msg("none"; 0; $g) | ms1) | \(b9amsg("pmcdrv"; $n; $g) | sms1) | \(b9amsg("perf"; $n; $g) | sms1) | \(b9busy("none"; 0; $g) | ms1) | \(if $br == null or $ub == null then "n/a" else ($br | tostring | split(",") | map(tonumber)) as $x | "\(100 * (($x | max) - ($x | min)) / $ub | n1)%" end) | \($a | sms1) | \($b | sms1) | \(if $a == null or $b == null or $b <= 0 then "n/a" elif $a <= 0 then "pmcdrv <= 0" else ($a / $b | f2) end) |"),
+	"",
+	"B9 start-up: busy ms of the tool around `true` (median of 5), taken out of the busy overheads above",
+	"",
+	"| command | busy ms |",
+	"|---|---:|",
+	([["none", 0], ["pmcdrv", 2], ["perf", 2], ["pmcdrv", 7], ["perf", 7]][] as [$t, $n] |
+		"| \(if $t == "none" then "`true`" elif $t == "pmcdrv" then "`pmcctl run -e` \($n) events `-- true`" else "`perf stat -e` \($n) events `-- true`" end) | \(b9st($t; $n) | if . == null then "n/a" else (. / 1e6 | n1) end) |"),
+	"",
+	"B10: many tasks in one session: the ping-pong pair of B2 plus sleeping threads of the same process, untracked and",
+	"under one `pmcctl run -e instructions:u,cycles:u` (every task tracked), median of \(.params.reps) runs of \(.params.rounds) round trips; then",
+	"the close() of a session tracking all of them (the program'"'"'s own libpmc session, closed while every task lives):",
+	"the closing thread'"'"'s on-CPU time (CLOCK_THREAD_CPUTIME_ID) and wall time, median of \(.params.reps)",
+	"",
+	"| tracked tasks | untracked ns per switch | pmcdrv ns per switch | above untracked | vs 10 tasks | close on-CPU ns | close wall ns |",
+	"|---:|---:|---:|---:|---:|---:|---:|",
+	([10, 1000, 10000][] as $t | b10sw("pmcdrv"; $t) as $p | b10sw("none"; $t) as $u | b10sw("pmcdrv"; 10) as $p10 |
+		"| \($t | n0) | \($u | n0) | \($p | n0) | \(if $p == null or $u == null then "n/a" else ($p - $u | sign0) end) | \(ratio($p; $p10)) | \(b10close($t).value? // null | n0) | \(b10close($t).wall_ns? // null | n0) |"),
+	"",
+	"The longest IRQs-off interval of the close: this guest kernel has \(if .guest_irqsoff then "the irqsoff tracer" else "no irqsoff tracer (available: \(.guest_tracers // "n/a" | gsub(","; ", ")))" end),",
+	"so it is bounded from the measured close instead: the close untracks at most 64 tasks per hold of pmcd_hash_lock",
+	"(a raw spinlock, IRQs off; PMCD_CLOSE_BATCH in kmod/session.c), and everything else of the close per task",
+	"(freeing the contexts, outside the lock) is in the same on-CPU time. From 10 to 10,000 tasks the close took",
+	"\(b10slope | if . == null then "n/a" else n1 end) guest ns more per task, so one hold is at most 64 x that: \(b10slope | if . == null then "n/a" else (64 * . | n0) end) guest ns, plus the lock itself.",
+	"",
+	"B11: one read of every event of a thread counting N events on itself: pmcdrv'"'"'s READ ioctl (libpmc), perf'"'"'s read()",
+	"of each event'"'"'s own fd (N reads, read_format 0), perf'"'"'s one read() of a PERF_FORMAT_GROUP group; guest ns, the least",
+	"of 5 batches. 8 and 16 events multiplex (more than the 7 counters); perf refuses a group larger than the counters.",
+	"",
+	"| events | pmcdrv READ | perf read() per fd, summed | perf group read() | perf'"'"'s cheapest | pmcdrv / cheapest |",
+	"|---:|---:|---:|---:|---:|---:|",
+	([1, 2, 4, 8, 16][] as $n | b11v("pmcdrv"; $n) as $a | b11cheap($n) as $c |
+		"| \($n) | \($a | n0) | \(b11v("perf-single"; $n) | n0) | \(if (b11("perf-group"; $n).refused? // null) != null then "refused (EINVAL)" else (b11v("perf-group"; $n) | n0) end) | \($c | n0) | \(ratio($a; $c)) |"),
+	"",
+	"B11, where a read goes: the function_graph tracer hooked on one function at a time (no other function pays for",
+	"the tracer), the median duration of that function'"'"'s calls over \(one(.bench == "B11" and .case == "graph").reads? // "n/a") reads of one tool, guest ns. The",
+	"tracer'"'"'s own entry and exit are in each figure: mutex_unlock, a few instructions, shows how much.",
+	"",
+	"| events | pmcdrv: ioctl syscall | pmcd_ioctl | pmcd_session_read | pmcd_session_fold | __check_object_size | mutex_lock | mutex_unlock |",
+	"|---:|---:|---:|---:|---:|---:|---:|---:|",
+	([1, 2, 4, 8, 16][] as $n |
+		"| \($n) | \(["__x64_sys_ioctl", "pmcd_ioctl", "pmcd_session_read", "pmcd_session_fold", "__check_object_size", "mutex_lock", "mutex_unlock"]
+			| map(. as $f | $d | b11g("pmcdrv"; $n; $f) | n0) | join(" | ")) |"),
+	"",
+	"| events | perf, one fd: read syscall | perf_read | perf_event_read | perf, group: read syscall | perf_read | perf_event_read |",
+	"|---:|---:|---:|---:|---:|---:|---:|",
+	([1, 2, 4, 8, 16][] as $n |
+		"| \($n) | \([["perf-single", "__x64_sys_read"], ["perf-single", "perf_read"], ["perf-single", "perf_event_read"],
+			["perf-group", "__x64_sys_read"], ["perf-group", "perf_read"], ["perf-group", "perf_event_read"]]
+			| map(. as [$t, $f] | $d | b11g($t; $n; $f) | n0) | join(" | ")) |"),
+	"",
+	"Where READ costs more than perf'"'"'s cheapest read, from the two tables above (each traced figure less mutex_unlock'"'"'s,",
+	"the tracer'"'"'s share; \"outside\": the syscall less its handler; \"user\": the untraced read less the traced syscall):",
+	"",
+	"| events | READ - cheapest | pmcdrv handler, net | of it pmcd_session_read | of that pmcd_session_fold | outside handler | user | perf handler, net | of it perf_event_read | outside handler | user |",
+	"|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+	([1, 2, 4, 8, 16][] as $n | b11v("pmcdrv"; $n) as $a | b11cheap($n) as $c |
+		select($a != null and $c != null and $a > $c) |
+		(if b11v("perf-single"; $n) == $c then "perf-single" else "perf-group" end) as $pt |
+		(if $pt == "perf-single" then $n else 1 end) as $k |
+		b11g("pmcdrv"; $n; "mutex_unlock") as $z |
+		def net(v): if v == null or $z == null then null else v - $z end;
+		def sub(a; b): if a == null or b == null then null else a - b end;
+		b11g("pmcdrv"; $n; "__x64_sys_ioctl") as $sy | b11g("pmcdrv"; $n; "pmcd_ioctl") as $h |
+		b11g($pt; $n; "__x64_sys_read") as $psy | b11g($pt; $n; "perf_read") as $ph |
+		"| \($n) | \($a - $c | sign0) | \(net($h) | n0) | \(net(b11g("pmcdrv"; $n; "pmcd_session_read")) | n0) | \(net(b11g("pmcdrv"; $n; "pmcd_session_fold")) | n0) | \(sub($sy; $h) | n0) | \(sub($a; net($sy)) | n0) | \(net($ph) | if . == null then "n/a" else (. * $k | n0) end) | \(net(b11g($pt; $n; "perf_event_read")) | if . == null then "n/a" else (. * $k | n0) end) | \(sub($psy; $ph) | if . == null then "n/a" else (. * $k | n0) end) | \(if net($psy) == null then "n/a" else ($c - $k * net($psy) | n0) end) |"),
+	"",
 	"Against the targets of the switch path (docs/design.md), from the figures above",
 	"",
 	"| target | measured | met |",
@@ -193,7 +298,16 @@ tables() {
 	 (["inherit", "no-inherit"][] as $m |
 	  (b8("pmcdrv"; $m; "ns_per_round") | .value? // null) as $a | (b8("perf"; $m; "ns_per_round") | .value? // null) as $b |
 	  (if $a == null or b8base == null then null else $a - b8base end) as $ax | (if $b == null or b8base == null then null else $b - b8base end) as $bx |
-	  "| B8: the top-down pair, \($m): cost above untracked <= perf'"'"'s | \(ratio($ax; $bx)) x | \(met(if $ax == null or $bx == null then null else $ax <= $bx end)) |"))
+	  "| B8: the top-down pair, \($m): cost above untracked <= perf'"'"'s | \(ratio($ax; $bx)) x | \(met(if $ax == null or $bx == null then null else $ax <= $bx end)) |"),
+	 ([1, 4, 16][] as $g | [2, 7][] as $n | b9abusy("pmcdrv"; $n; $g) as $a | b9abusy("perf"; $n; $g) as $b |
+	  (b9("none"; 0; $g) | .busy_runs? // null | if . == null then null else (tostring | split(",") | map(tonumber) | max - min) end) as $sp |
+	  "| B9: perf bench sched messaging, \($g) group(s) (\(40 * $g) tasks), \($n) events: busy time above untracked <= 0.5 x perf'"'"'s | \(if $a == null or $b == null then "n/a" else "\($a / 1e6 | n1) vs \($b / 1e6 | n1) ms (\(if $b > 0 and $a > 0 then ($a / $b | f2) + " x" elif $b > 0 then "pmcdrv <= 0" else "n/a" end); the untracked runs spread over \($sp // null | if . == null then "n/a" else (. / 1e6 | n1) end) ms)" end) | \(met(if $a == null or $b == null then null else $a <= 0.5 * $b end)) |"),
+	 (b10sw("pmcdrv"; 10) as $a | b10sw("pmcdrv"; 10000) as $b |
+	  "| B10: ns per switch with 10,000 tracked tasks within 5% of 10 | \($b | n0) vs \($a | n0) (\(ratio($b; $a)) x) | \(met(if $a == null or $b == null then null else ($b <= 1.05 * $a and $b >= 0.95 * $a) end)) |"),
+	 (b10slope as $k |
+	  "| B10: the close at 10,000 tasks, longest IRQs-off interval <= 100 us (bound: 64 x the close'"'"'s on-CPU ns per task) | \(if $k == null then "n/a" else "<= \(64 * $k | n0) ns" end) | \(met(if $k == null then null else 64 * $k <= 100000 end)) |"),
+	 ([1, 2, 4, 8, 16][] as $n | b11v("pmcdrv"; $n) as $a | b11cheap($n) as $c |
+	  "| B11: \($n) event(s), READ <= perf'"'"'s cheapest read | \($a | n0) vs \($c | n0) | \(met(if $a == null or $c == null then null else $a <= $c end)) |"))
 	' "$json"
 }
 
@@ -204,6 +318,15 @@ b2data() {
 	def msrv(t; m): (b2(t; $n; m; "msr_per_switch") | .value? // null) | if . == null then "NaN" else . end;
 	[$n, above("pmcdrv"; "inherit"), above("perf"; "inherit"), above("pmcdrv"; "no-inherit"), above("perf"; "no-inherit"),
 	 msrv("pmcdrv"; "inherit"), msrv("perf"; "inherit"), msrv("pmcdrv"; "no-inherit"), msrv("perf"; "no-inherit")] | @tsv' "$json"
+}
+
+b9data() {
+	jq -r "$defs"'
+	[1, 4, 16][] as $g | b9busy("none"; 0; $g) as $u |
+	def above(t; n): b9abusy(t; n; $g) | if . == null then "NaN" else . / 1e6 end;
+	def pct(t; n): b9abusy(t; n; $g) | if . == null or $u == null then "NaN" else 100 * . / $u end;
+	[40 * $g, above("pmcdrv"; 2), above("perf"; 2), above("pmcdrv"; 7), above("perf"; 7),
+	 pct("pmcdrv"; 2), pct("perf"; 2), pct("pmcdrv"; 7), pct("perf"; 7)] | @tsv' "$json"
 }
 
 # The estimate for real hardware: MSR accesses per switch times assumed
@@ -228,6 +351,19 @@ estimate() {
 	([2, 7][] as $n | ["pmcdrv", "pmcdrv-shared", "pmcdrv-ioctl", "perf"][] as $t |
 		row($n; "B7 rdpmc"; $t; b7($t; $n; "msr_per_switch"); (b7($t; $n; "ns_per_round") | .value? // null); b7base))
 	' "$json"
+}
+
+runtime() {
+	jq -r "$defs"'
+	"| part | host s |",
+	"|---|---:|",
+	(r(.bench == "runtime")[] | "| \({"boot": "boot of the first guest", "setup": "set-up in the guest",
+		"B1-B2-timing": "B1, B2: timing pass", "B1-B2-tracing": "B1, B2: tracing pass",
+		"guest": "**the first guest in all**", "B8-guest": "the Sapphire Rapids guest (B8), with its boot"}[.case] // .case) | \(.value | n1) |"),
+	(([r(.bench == "runtime" and (.case == "B9" or .case == "B10" or .case == "B11"))[] | .value] | add) as $new |
+	 (one(.bench == "runtime" and .case == "guest") | .value? // null) as $all |
+	 (one(.bench == "runtime" and .case == "B8-guest") | .value? // 0) as $spr |
+	 "", "B9, B10 and B11 together: \($new | n1) s of \(if $all == null then "n/a" else ($all + $spr | n1) end) s of both guests.")' "$json"
 }
 
 doc() {
@@ -306,6 +442,27 @@ partly the real time of a loaded host, not an instruction count. B4 therefore al
 time: the run time of every non-idle task on every CPU over the runs (\`rq_cpu_time\` in
 \`/proc/schedstat\`), which under icount counts instructions; compare that column.
 
+**Cost as the work grows (B9, B10, B11).** B9 runs \`perf bench sched messaging\` (hackbench,
+Debian's perf in the guest: groups of 20 sender and 20 receiver processes passing 100-byte
+messages over socketpairs) with 1, 4 and 16 groups (40, 160 and 640 tasks), with \`-l\` chosen
+so that every size passes the same number of messages (loops x groups = 32): only the number
+of tasks changes. Each size runs untracked, under \`pmcctl run -e\` and under \`perf stat -e\`
+with 2 and with 7 events (both inherit into every task). Its overhead is the busy time (as
+B4's) of the whole command above the untracked run's, less the tool's own start-up and
+tear-down (the same command around \`true\`): what counting the workload's tasks costs.
+perf bench's own "Total time" of the message phase is shown too; it has millisecond
+resolution and moves with the two vCPUs' scheduling.
+B10 is \`build/bench/manytasks TASKS\`: B2's ping-pong pair plus TASKS - 2 threads of the same
+process that sleep in \`read()\` all along (16 KiB stacks; the guest's \`kernel.threads-max\` is
+raised to 20,000), untracked and under one \`pmcctl run\` that tracks every task, for 10, 1,000
+and 10,000 tasks; then the same program with its own libpmc session, closed while all its
+tasks live, the close() timed. B11 is \`build/bench/readcost\`: a thread counting 1, 2, 4, 8 or
+16 events on itself reads them all through pmcdrv's READ ioctl, through perf's \`read()\` of each
+event's own fd (one read per event) and through one \`read()\` of a perf group
+(\`PERF_FORMAT_GROUP\`); with 8 and 16 events pmcdrv and perf's separate events multiplex, and
+perf refuses a group larger than the counters. A second pass traces a few hundred reads with
+the function_graph tracer to show where they go.
+
 ## Results
 
 EOF
@@ -315,6 +472,19 @@ EOF
 ## B2 plotted
 
 ![B2: cost above the untracked run per round trip, and MSR accesses per switch, against the number of events](performance-b2.png)
+
+## B9 plotted
+
+![B9: perf bench sched messaging, busy time above the untracked run less the tool's start-up, against the number of tasks](performance-b9.png)
+
+## What each case adds to the run time
+
+Host seconds of this run (\`bench/run\` stamps each case's first line of the guest's output; the
+machine's other work moves them): B9, B10 and B11 are the cases about cost as the work grows.
+
+EOF
+	runtime
+	cat <<EOF
 
 ## An estimate for real hardware (not a measurement)
 
@@ -340,5 +510,6 @@ EOF
 case $mode in
 tables) tables ;;
 b2) b2data ;;
+b9) b9data ;;
 doc) doc ;;
 esac

@@ -206,32 +206,19 @@ static int bench_perf(const struct pmc_evlist *l, long n)
 bad_read:
 	fprintf(stderr, "selfread: perf read: %s\n", strerror(errno));
 out:
-	for (i = 0; i < opened; i++)
-		close(fds[i]);
-	return rc;
+	return perf_close_all(fds, opened, rc);
 }
 
 int main(int argc, char **argv)
 {
 	struct pmc_evlist l;
-	char err[256];
-	unsigned int i;
 	long n;
 
 	if (argc < 2 || argc > 3 || (n = atol(argv[1])) <= 0) {
 		fprintf(stderr, "usage: selfread N [EVENTS]\n");
 		return 2;
 	}
-	memset(&l, 0, sizeof(l));
-	if (pmc_evlist_parse(&l, argc == 3 ? argv[2] : "instructions:u,cycles:u", err,
-			     sizeof(err))) {
-		fprintf(stderr, "selfread: %s\n", err);
+	if (perf_hw_evlist(&l, argc == 3 ? argv[2] : "instructions:u,cycles:u", "selfread"))
 		return 2;
-	}
-	for (i = 0; i < l.n; i++)
-		if (!pmc_evsel_is_hw(&l.ev[i])) {
-			fprintf(stderr, "selfread: %s: hardware events only\n", l.ev[i].name);
-			return 2;
-		}
 	return bench_pmcdrv(&l, n) | bench_perf(&l, n);
 }
