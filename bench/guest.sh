@@ -83,6 +83,17 @@ cmd() {
 	fi
 	[ "$mode" = no-inherit ] && inh=(--no-inherit)
 	ev=${EV[$n]:-}
+	if [ "$b" = B12 ]; then
+		# The parent in bgA and the child in bgB ("two"), or both in bgC, not counted ("out").
+		local where="PINGPONG_CGROUP_PARENT=$CG/bgA PINGPONG_CGROUP_CHILD=$CG/bgB"
+		[ "$mode" = out ] && where="PINGPONG_CGROUP_PARENT=$CG/bgC PINGPONG_CGROUP_CHILD=$CG/bgC"
+		case $tool in
+		pmcdrv) echo "env $where pmcctl stat -C $CPU -x, -o /tmp/bench.counts -G bgA,bgB -e $ev -- $pp" ;;
+		perf) echo "env $where perf stat -C $CPU -x, -o /tmp/bench.counts --for-each-cgroup bgA,bgB -e $ev -- $pp" ;;
+		*) echo "env $where $pp" ;;
+		esac
+		return
+	fi
 	[ "$b" = B8 ] && ev=$EV8
 	case $tool in
 	pmcdrv) echo "pmcctl run -x, -o /tmp/bench.counts -e $ev ${inh[*]} -- $pp" ;;
@@ -99,6 +110,8 @@ comm() { [ "$1" = B7 ] && echo pingpong-rdpmc || echo pingpong; }
 # its own counts (it fails when they do not move).
 counts_ok() {
 	[ "$1" = B7 ] && return 0
+	# B12: a cgroup that never ran is "not counted" for perf (its events never ran): the file only
+	[ "$1" = B12 ] && { [ "$2" = none ] || [ -s /tmp/bench.counts ]; return; }
 	shift
 	[ "$1" = none ] && return 0
 	[ -s /tmp/bench.counts ] || return 1
@@ -333,6 +346,33 @@ for n in $NEVENTS7; do
 		trace_case B7 "$tool" "$n" rdpmc "$tool-$n-rdpmc"
 	done
 done
+fi
+
+# ---- B12: cgroup sessions against perf's cgroup events --------------------------------------
+# B2's ping-pong with the parent in cgroup bgA and the child in bgB ("two":
+# every switch changes cgroup), or both in bgC, which neither tool counts
+# ("out"), under pmcctl stat -C CPU -G bgA,bgB (a cgroup session: one fold
+# when the cgroup changes, docs/design.md "Cgroup sessions") and under perf
+# stat -C CPU --for-each-cgroup bgA,bgB (perf's cgroup events, one per event
+# and cgroup), 2 events.  Timed and traced as B2, against the untracked pair
+# in the same cgroups.  perf's cgroup events need the perf_event state of a
+# cgroup, which Linux 6.1 makes only once a controller is enabled below the
+# root: pids is.
+if want B12; then
+echo "bench: B12 cgroup sessions"
+CG=/sys/fs/cgroup
+grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG || err "B12: mount cgroup2"
+grep -qw pids $CG/cgroup.subtree_control || echo +pids >$CG/cgroup.subtree_control || err "B12: +pids"
+mkdir -p $CG/bgA $CG/bgB $CG/bgC
+for f in time trace; do
+	for mode in two out; do
+		[ "$f" = time ] && time_case B12 none 0 "$mode" "untracked-$mode"
+		for tool in pmcdrv perf; do
+			${f}_case B12 "$tool" 2 "$mode" "$tool-2-$mode"
+		done
+	done
+done
+rmdir $CG/bgA $CG/bgB $CG/bgC
 fi
 
 # ---- B9: a scheduler-heavy workload, perf bench sched messaging --------------------------------

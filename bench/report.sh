@@ -64,6 +64,10 @@ def b11v(t; n): b11(t; n) | .value? // null;
 def b11cheap(n): [b11v("perf-single"; n), b11v("perf-group"; n)] | map(select(. != null)) | min;
 def b11g(t; n; fn): one(.bench == "B11" and .case == "graph" and .tool == t and .events == n
 	and .fn == fn) | .value? // null;
+def b12(t; m; x): one(.bench == "B12" and .tool == t and .mode == m and .metric == x);
+def b12above(t; m): (b12(t; m; "ns_per_round") | .value? // null) as $v |
+	(b12("none"; m; "ns_per_round") | .value? // null) as $b |
+	if $v == null or $b == null then null else $v - $b end;
 def b7above(t; n): (b7(t; n; "ns_per_round") | .value? // null) as $v | b7base as $b |
 	if $v == null or $b == null then null else $v - $b end;
 '
@@ -215,6 +219,17 @@ tables() {
 	"(freeing the contexts, outside the lock) is in the same on-CPU time. From 10 to 10,000 tasks the close took",
 	"\(b10slope | if . == null then "n/a" else n1 end) guest ns more per task, so one hold is at most 64 x that: \(b10slope | if . == null then "n/a" else (64 * . | n0) end) guest ns, plus the lock itself.",
 	"",
+	"B12: cgroup sessions, the B2 ping-pong with its parent in cgroup bgA and its child in bgB (two: every switch changes",
+	"cgroup) or both in bgC, a cgroup not counted (out), under pmcctl stat -C 0 -G bgA,bgB (one cgroup session) and perf",
+	"stat -C 0 --for-each-cgroup bgA,bgB (perf'"'"'s cgroup events), instructions:u and cycles:u; \"above\" is above the",
+	"untracked pair in the same cgroups. MSR accesses per switch: the mean of both directions (parent->child / child->parent)",
+	"",
+	"| cgroups | tool | ns/round trip | above | above vs perf | MSR/switch | rdmsr | wrmsr | rdpmc |",
+	"|---|---|---:|---:|---:|---:|---:|---:|---:|",
+	(["two", "out"][] as $m | b12above("perf"; $m) as $px | ["none", "pmcdrv", "perf"][] as $t |
+		b12($t; $m; "ns_per_round") as $o | b12($t; $m; "msr_per_switch") as $q | b12above($t; $m) as $ax |
+		"| \({"two": "bgA <-> bgB, both counted", "out": "bgC <-> bgC, not counted"}[$m]) | \({"none": "untracked", "pmcdrv": "pmcctl stat -G", "perf": "perf stat --for-each-cgroup"}[$t]) | \($o.value? // null | n0) | \(if $t == "none" then "" else ($ax | sign0) end) | \(if $t == "none" then "" else ratio($ax; $px) end) | \(if $q == null then "n/a" else "\($q.value | n1) (\($q.p2c) / \($q.c2p))" end) | \($q.reads? // null | n1) | \($q.writes? // null | n1) | \($q.rdpmc? // null | n1) |"),
+	"",
 	"B11: one read of every event of a thread counting N events on itself: pmcdrv'"'"'s READ ioctl (libpmc), perf'"'"'s read()",
 	"of each event'"'"'s own fd (N reads, read_format 0), perf'"'"'s one read() of a PERF_FORMAT_GROUP group; guest ns, the least",
 	"of 5 batches. 8 and 16 events multiplex (more than the 7 counters); perf refuses a group larger than the counters.",
@@ -307,7 +322,13 @@ tables() {
 	 (b10slope as $k |
 	  "| B10: the close at 10,000 tasks, longest IRQs-off interval <= 100 us (bound: 64 x the close'"'"'s on-CPU ns per task) | \(if $k == null then "n/a" else "<= \(64 * $k | n0) ns" end) | \(met(if $k == null then null else 64 * $k <= 100000 end)) |"),
 	 ([1, 2, 4, 8, 16][] as $n | b11v("pmcdrv"; $n) as $a | b11cheap($n) as $c |
-	  "| B11: \($n) event(s), READ <= perf'"'"'s cheapest read | \($a | n0) vs \($c | n0) | \(met(if $a == null or $c == null then null else $a <= $c end)) |"))
+	  "| B11: \($n) event(s), READ <= perf'"'"'s cheapest read | \($a | n0) vs \($c | n0) | \(met(if $a == null or $c == null then null else $a <= $c end)) |"),
+	 (b12("pmcdrv"; "two"; "msr_per_switch") as $o |
+	  "| B12: a switch between two counted cgroups: 2 rdpmc (one fold of the 2 events), no rdmsr or wrmsr | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 2))) |"),
+	 (b12("pmcdrv"; "out"; "msr_per_switch") as $o |
+	  "| B12: a switch within a cgroup not counted: no MSR access | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 0))) |"),
+	 (["two", "out"][] as $m | b12above("pmcdrv"; $m) as $a | b12above("perf"; $m) as $b |
+	  "| B12: \($m), cost above untracked <= perf'"'"'s | \(ratio($a; $b)) x | \(met(if $a == null or $b == null then null else $a <= $b end)) |"))
 	' "$json"
 }
 
