@@ -71,8 +71,9 @@ LIBPMC_LIBS	:= -lpfm -lpthread
 PUBLIC_HEADERS	:= user/libpmc/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h
 MAN_PAGES	:= docs/pmcctl.1 docs/pmcdrv.4 $(wildcard docs/libpmc.3)
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
-# What pmcctl links besides libpmc: json-c, to read the JSON files 'pmcctl report' merges.
-PMCCTL_LIBS	:= -ljson-c
+# What pmcctl links besides libpmc: json-c, to read the JSON files 'pmcctl report' merges,
+# and libmicrohttpd, the HTTP server of 'pmcctl serve'.
+PMCCTL_LIBS	:= -ljson-c -lmicrohttpd
 UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS) $(LIBPMC_GEN_SRCS))
 
 .PHONY: FORCE all module user examples shared install uninstall install-udev uninstall-udev dkms-source dkms-install \

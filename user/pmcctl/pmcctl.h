@@ -151,6 +151,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Is kernel lockdown (integrity or confidentiality) in force? */
 bool lockdown_active(void);
