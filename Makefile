@@ -42,7 +42,8 @@ LIBPMC_SRCS	:= $(wildcard user/libpmc/*.c)
 PMCCTL_SRCS	:= $(wildcard user/pmcctl/*.c)
 # pmcctl's pure formatting and parsing, also held against golden files and tables by the unit tests.
 REPORT_SRCS	:= user/pmcctl/output.c user/pmcctl/report.c user/pmcctl/regions.c user/pmcctl/sessions.c \
-		   user/pmcctl/topdown.c user/pmcctl/mpi.c user/pmcctl/merge.c user/pmcctl/expo.c
+		   user/pmcctl/topdown.c user/pmcctl/mpi.c user/pmcctl/merge.c user/pmcctl/metrics.c \
+		   user/pmcctl/jsonread.c user/pmcctl/gnuplot.c user/pmcctl/plot.c user/pmcctl/expo.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
 # tests/guest/rankloop.c is an MPI program: MPICH's compiler wrapper builds it (MPICC).
 GUEST_C_SRCS	:= $(filter-out tests/guest/rankloop.c,$(wildcard tests/guest/*.c))

@@ -27,7 +27,9 @@
 # (pingpong-rdpmc pmcdrv-ioctl): with the same user-mode events N rdpmc
 # and nothing else (the counters run on for the incoming session, "Handed
 # over counters"), with events that count in the kernel too N rdpmc +
-# 1 wrmsr to stop and 1 to start.
+# 1 wrmsr to stop and 1 to start.  Under a cgroup session (pmcctl stat -G)
+# with the two tasks in different cgroups, N rdpmc per switch (one fold),
+# in the same cgroup nothing.
 #
 # make check runs it as tests/guest/55-msr-switch.sh, with
 # MSR_GUARD_PINGPONG=build/tests/pingpong (tests/guest/pingpong.c) and
@@ -78,6 +80,15 @@ bounds() {
 	sessions-7)		echo 7 7 7 7 ;;
 	sessions-uk-1)		echo 3 3 3 3 ;;
 	sessions-uk-2)		echo 4 4 4 4 ;;
+	# A cgroup session (pmcctl stat -G) on the ping-pong's CPU: a switch
+	# between tasks of one counted cgroup costs nothing; into another
+	# counted cgroup, or into or out of a cgroup not counted, one fold: N
+	# rdpmc and no register write (docs/design.md, "Cgroup sessions").
+	cgroup-same-2)		echo 0 0 0 0 ;;
+	cgroup-two-1)		echo 1 1 1 1 ;;
+	cgroup-two-2)		echo 2 2 2 2 ;;
+	cgroup-two-7)		echo 7 7 7 7 ;;
+	cgroup-out-2)		echo 2 2 2 2 ;;
 	esac
 }
 
@@ -166,6 +177,26 @@ else
 		guard sessions-7 "$ppr" pmcdrv-ioctl instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
 		guard sessions-uk-1 "$ppr" pmcdrv-ioctl instructions
 		guard sessions-uk-2 "$ppr" pmcdrv-ioctl instructions,cycles
+	fi
+	# Cgroup sessions, where the kernel has cgroup v2 (not the debug lane's).
+	cg=/sys/fs/cgroup
+	if grep -qw cgroup2 /proc/filesystems && { grep -q " $cg cgroup2 " /proc/mounts ||
+						   mount -t cgroup2 none $cg; }; then
+		mkdir -p $cg/mgA $cg/mgB $cg/mgC
+		cgguard() {
+			local case=$1 parent=$2 child=$3
+			shift 3
+			guard "$case" env PINGPONG_CGROUP_PARENT=$cg/$parent PINGPONG_CGROUP_CHILD=$cg/$child \
+				pmcctl stat -C "$CPU" -o /dev/null -G mgA,mgB "$@" --
+		}
+		cgguard cgroup-same-2 mgA mgA -e instructions:u,cycles:u
+		cgguard cgroup-two-1 mgA mgB -e instructions:u
+		cgguard cgroup-two-2 mgA mgB -e instructions:u,cycles:u
+		cgguard cgroup-two-7 mgA mgB -e instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
+		cgguard cgroup-out-2 mgA mgC -e instructions:u,cycles:u
+		rmdir $cg/mgA $cg/mgB $cg/mgC
+	else
+		echo "SKIP: cgroup cases: no cgroup v2 in this kernel"
 	fi
 	if [ ! -x "$ppr" ]; then
 		:

@@ -36,6 +36,25 @@ static void die(const char *what)
 
 #include "pingpong.h"
 
+/*
+ * Move the calling process into the cgroup v2 directory named by the
+ * environment variable @var, if set (bench/msr-guard.sh's cgroup cases:
+ * PINGPONG_CGROUP_PARENT before the fork, PINGPONG_CGROUP_CHILD in the child).
+ */
+static void join_cgroup(const char *var)
+{
+	const char *dir = getenv(var);
+	char path[4096];
+	FILE *f;
+
+	if (!dir || !*dir)
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "w");
+	if (!f || fputs("0", f) < 0 || fclose(f))
+		die(path);
+}
+
 int main(int argc, char **argv)
 {
 	int to_child[2], to_parent[2], status;
@@ -59,10 +78,12 @@ int main(int argc, char **argv)
 		die("sched_setaffinity");
 	if (pipe(to_child) || pipe(to_parent))
 		die("pipe");
+	join_cgroup("PINGPONG_CGROUP_PARENT");
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		join_cgroup("PINGPONG_CGROUP_CHILD");
 		/* warm-up rounds ('w'), then the timed ones ('x') */
 		do {
 			xread(to_child[0], &c);

@@ -3,7 +3,8 @@
  * pmcdrv CPU sessions (ATTACH with PMCDRV_ATTACH_CPU): a session's counters
  * run on one CPU from attach to close, whatever runs there, like a
  * perf_event with pid == -1.  No probes: the program is loaded once by an
- * IPI.  Task and CPU sessions exclude each other (EBUSY), so the switch
+ * IPI (a cgroup session's counts are shared out by probes of its own:
+ * cgroup.c).  Task and CPU sessions exclude each other (EBUSY), so the switch
  * probe never meets a CPU session's counters.  CPU hotplug (cpuhp) and
  * suspend (syscore) fold, stop and restart whatever runs on a CPU, for both
  * kinds of session, and clear (going) or forget (coming back) what the
@@ -39,6 +40,7 @@ static void pmcd_ipi_cpu_start(void *info)
 	pc->sess = info;
 	/* Everything on the CPU is its to count: no other owner's counts to scrub. */
 	pmcd_cpu_start(pc, false);
+	pmcd_cg_start(pc);
 }
 
 /*
@@ -166,8 +168,10 @@ static void pmcd_resume(PMCD_SYSCORE_ARG)
 	pc->suspended = false;
 	pmcd_hw_cpu_back("resume");	/* the firmware may have reset the PMU */
 	/* What the firmware left in the counters is nobody's to read: scrubbed. */
-	if (pc->sess)
+	if (pc->sess) {
 		pmcd_cpu_start(pc, true);
+		pmcd_cg_start(pc);
+	}
 }
 
 static struct pmcd_syscore pmcd_syscore = {

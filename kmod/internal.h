@@ -35,6 +35,8 @@
 struct pmcd_hw_caps;
 struct pmcd_self;
 struct task_struct;
+struct tracepoint;
+struct cgroup;
 
 /*
  * A multiplexing session's rotation (docs/design.md "Multiplexing"): step r
@@ -49,6 +51,22 @@ struct pmcd_mux {
 		struct pmc_prog prog;
 		u8 hw[PMCDRV_MAX_EVENTS];
 	} steps[];
+};
+
+/*
+ * A cgroup session's cgroups (cgroup.c), each with its own counts: what
+ * the session counted while a task of it (or of its subtree) ran.  Set
+ * before ATTACH starts the session, freed after it stopped for good.
+ */
+struct pmcd_cgroups {
+	unsigned int cpu;		/* the session's CPU, from before ATTACH sets s->cpu */
+	unsigned int nr;
+	struct pmcd_cg {
+		struct cgroup *cgrp;		/* referenced */
+		atomic64_t vals[PMCDRV_MAX_EVENTS];
+		atomic64_t running[PMCDRV_MAX_EVENTS];	/* with mux: ns each was on a counter */
+		atomic64_t time_enabled;
+	} cg[];
 };
 
 /* Spare contexts per inheriting session, each replaced as the fork probe takes it. */
@@ -79,6 +97,7 @@ struct pmcd_session {
 	atomic64_t hw_vals[PMCDRV_MAX_EVENTS];
 	atomic64_t time_enabled;	/* ns counted on a CPU while enabled */
 	struct pmcd_mux *mux;		/* NULL: every event fits the counters at once */
+	struct pmcd_cgroups *cg;	/* a cgroup session's cgroups; NULL for others */
 	atomic64_t hw_running[PMCDRV_MAX_EVENTS];	/* with mux: ns each was on a counter */
 	unsigned int mux_next;		/* with mux: the step to load next (any CPU) */
 	u64 mux_left;			/* with mux: ns of the step left at the last stop */
@@ -125,6 +144,12 @@ struct pmcd_cpu {
 	struct hrtimer mux_timer;	/* rotates a multiplexing session's steps */
 	u64 last[PMCDRV_MAX_EVENTS];	/* raw counter values at the last fold or start */
 	u64 t_last;			/* local_clock() at the last fold */
+	/*
+	 * A cgroup session's: which of its cgroups the current task is of
+	 * (its counts go there), and that task's cgroup id (cgroup.c).
+	 */
+	DECLARE_BITMAP(cg_mask, PMCDRV_MAX_CGROUPS);
+	u64 cg_id;
 	bool suspended;			/* counters stopped across suspend */
 	bool offline;			/* torn down (cpuhp): nothing starts here */
 };
@@ -177,9 +202,13 @@ unsigned long pmcd_probes_registrations(void);
 void pmcd_fold_arm(void);
 void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub);
 void pmcd_cpu_restart(struct pmcd_cpu *pc);
+void pmcd_cpu_fold(struct pmcd_cpu *pc);
 void pmcd_cpu_fold_stop(struct pmcd_cpu *pc);
 void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch);
 void pmcd_ipi_start(void *info);
+/* The kernel's tracepoints of @names, into @tps; -ENOENT (and a message) when one is missing. */
+int pmcd_find_tracepoints(const char *const *names, struct tracepoint **tps, unsigned int n,
+			  bool quiet);
 /*
  * Wherever @s runs (every CPU for a task session, its own CPU for a CPU
  * session): fold its counts; or fold and stop them.  Called with s->lock
@@ -188,6 +217,14 @@ void pmcd_ipi_start(void *info);
 void pmcd_session_fold(struct pmcd_session *s);
 void pmcd_session_stop(struct pmcd_session *s);
 void pmcd_session_stop_on(struct pmcd_session *s, const struct cpumask *mask);
+
+/* cgroup.c: the cgroups of cgroup sessions */
+int pmcd_cg_init(void);
+int pmcd_cg_get(struct pmcd_session *s, unsigned int cpu, const s32 *fds, unsigned int nr);
+void pmcd_cg_put(struct pmcd_session *s);
+void pmcd_cg_start(struct pmcd_cpu *pc);
+void pmcd_cg_reset(struct pmcd_session *s);
+void pmcd_cg_read(struct pmcd_session *s, unsigned int i, struct pmcdrv_read *r);
 
 /* cpu_session.c */
 int pmcd_cpu_sessions_init(void);

@@ -201,8 +201,23 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 	usize = pmcd_copy_struct_in(&a, sizeof(a), PMCDRV_ATTACH_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
-	if (a.reserved1 || a.cgroup_fds || a.nr_cgroups || a.pid < 0 ||
-	    (a.flags & ~(PMCDRV_ATTACH_ENABLE_ON_EXEC | PMCDRV_ATTACH_CPU)))
+	if (a.reserved1 || a.pid < 0 ||
+	    (a.flags & ~(PMCDRV_ATTACH_ENABLE_ON_EXEC | PMCDRV_ATTACH_CPU |
+			 PMCDRV_ATTACH_CGROUP)))
+		return -EINVAL;
+	if (a.flags & PMCDRV_ATTACH_CGROUP) {
+		s32 fds[PMCDRV_MAX_CGROUPS];
+
+		if (!(a.flags & PMCDRV_ATTACH_CPU) || a.pid ||
+		    (a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC) || !a.nr_cgroups ||
+		    a.nr_cgroups > PMCDRV_MAX_CGROUPS)
+			return -EINVAL;
+		if (copy_from_user(fds, u64_to_user_ptr(a.cgroup_fds),
+				   a.nr_cgroups * sizeof(fds[0])))
+			return -EFAULT;
+		return pmcd_session_attach_cgroups(s, a.cpu, fds, a.nr_cgroups);
+	}
+	if (a.cgroup_fds || a.nr_cgroups)
 		return -EINVAL;
 	if (a.flags & PMCDRV_ATTACH_CPU) {
 		if (a.pid || (a.flags & PMCDRV_ATTACH_ENABLE_ON_EXEC))
@@ -221,14 +236,27 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
  * hardened usercopy's object-size check (__check_object_size(), for
  * run-time sizes) is not needed.
  */
+enum pmcd_read_kind {
+	PMCD_READ,		/* the session's counts */
+	PMCD_READ_SELF,		/* the calling thread's own */
+	PMCD_READ_CGROUP,	/* one cgroup's of a cgroup session */
+};
+
 static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user *uarg,
-					    struct pmcdrv_read *r, u32 len, bool self)
+					    struct pmcdrv_read *r, u32 len,
+					    enum pmcd_read_kind kind)
 {
+	u64 cgroup = r->cgroup;
+	bool self = kind == PMCD_READ_SELF;
 	unsigned int i;
 	int err;
 
 	memset(r, 0, len);
-	err = self ? pmcd_self_read(s, r) : pmcd_session_read(s, r);
+	if (kind == PMCD_READ_CGROUP)
+		err = cgroup < PMCDRV_MAX_CGROUPS ?
+		      pmcd_session_read_cgroup(s, cgroup, r) : -EINVAL;
+	else
+		err = self ? pmcd_self_read(s, r) : pmcd_session_read(s, r);
 	if (err)
 		return err;
 	/* READ fills times[]; a thread's own events count whenever it does. */
@@ -244,14 +272,15 @@ static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user 
 }
 
 /*
- * READ, or READ_SELF (@self): the calling thread's own counts.  The input
+ * READ, READ_SELF (the calling thread's own counts) or READ_CGROUP (one
+ * cgroup's of a cgroup session: @kind).  The input
  * is the header alone (values and times are output), so only the header
  * is copied in; what goes back out, min(size, ours), must be accessible
  * before anything is done (EFAULT): it is shorter than a page, so its last
  * byte's page is the only other one to probe.  Only what goes back out is
  * cleared and filled: a caller of the first layout moves 192 bytes, not 832.
  */
-static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self)
+static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd_read_kind kind)
 {
 	struct pmcdrv_read r;
 	u32 usize, len;
@@ -273,13 +302,14 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, bool self
 	if (copy_from_user(&r, uarg, offsetof(struct pmcdrv_read, values)) ||
 	    get_user(last, (const u8 __user *)uarg + len - 1))
 		return -EFAULT;
-	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)))
+	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)) ||
+	    (r.cgroup && kind != PMCD_READ_CGROUP))
 		return -EINVAL;
 	if (len == PMCDRV_READ_SIZE_VER0)
-		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER0, self);
+		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER0, kind);
 	if (len == PMCDRV_READ_SIZE_VER1)
-		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER1, self);
-	return pmcd_read_reply(s, uarg, &r, len, self);
+		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER1, kind);
+	return pmcd_read_reply(s, uarg, &r, len, kind);
 }
 
 /*
@@ -356,9 +386,11 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PMC_IOC_CMD(PMCDRV_IOC_ATTACH):
 		return pmcd_ioctl_attach(s, uarg);
 	case PMC_IOC_CMD(PMCDRV_IOC_READ):
-		return pmcd_ioctl_read(s, uarg, false);
+		return pmcd_ioctl_read(s, uarg, PMCD_READ);
 	case PMC_IOC_CMD(PMCDRV_IOC_READ_SELF):
-		return pmcd_ioctl_read(s, uarg, true);
+		return pmcd_ioctl_read(s, uarg, PMCD_READ_SELF);
+	case PMC_IOC_CMD(PMCDRV_IOC_READ_CGROUP):
+		return pmcd_ioctl_read(s, uarg, PMCD_READ_CGROUP);
 	case PMC_IOC_CMD(PMCDRV_IOC_ENABLE):
 		return arg ? -EINVAL : pmcd_session_enable(s);
 	case PMC_IOC_CMD(PMCDRV_IOC_DISABLE):

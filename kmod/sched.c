@@ -57,6 +57,42 @@ static unsigned long pmcd_fold_period;	/* jiffies; 0: no counters to fold */
  * @vals (NULL: the counters did not count).  With multiplexing the events
  * of the loaded step were on the counters all that time.
  */
+/*
+ * pmcd_cpu_account() for a cgroup session: the counts go to the cgroups
+ * of pc->cg_mask, and to the session's sum when there is one; to nobody
+ * while a task of no counted cgroup runs.
+ */
+static void pmcd_cpu_account_cg(struct pmcd_cpu *pc, const u64 *vals, u64 dt)
+{
+	struct pmcd_session *s = pc->sess;
+	const struct pmc_prog *p = pc->prog;
+	struct pmcd_cgroups *cgs = s->cg;
+	bool any = !bitmap_empty(pc->cg_mask, PMCDRV_MAX_CGROUPS);
+	unsigned int i, h, c;
+	u64 d;
+
+	for (i = 0; vals && i < p->nr; i++) {
+		h = pc->map ? pc->map[i] : i;
+		d = pmc_delta(pc->last[i], vals[i], p->width[i]);
+		pc->last[i] = vals[i];
+		if (!any)
+			continue;
+		atomic64_add(d, &s->hw_vals[h]);
+		if (pc->map)
+			atomic64_add(dt, &s->hw_running[h]);
+		for_each_set_bit(c, pc->cg_mask, cgs->nr) {
+			atomic64_add(d, &cgs->cg[c].vals[h]);
+			if (pc->map)
+				atomic64_add(dt, &cgs->cg[c].running[h]);
+		}
+	}
+	if (!any)
+		return;
+	atomic64_add(dt, &s->time_enabled);
+	for_each_set_bit(c, pc->cg_mask, cgs->nr)
+		atomic64_add(dt, &cgs->cg[c].time_enabled);
+}
+
 static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 {
 	struct pmcd_session *s = pc->sess;
@@ -64,6 +100,11 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 	u64 now = local_clock(), dt = now - pc->t_last;
 	unsigned int i, h;
 
+	if (unlikely(s->cg)) {
+		pmcd_cpu_account_cg(pc, vals, dt);
+		pc->t_last = now;
+		return;
+	}
 	for (i = 0; vals && i < p->nr; i++) {
 		h = pc->map ? pc->map[i] : i;
 		atomic64_add(pmc_delta(pc->last[i], vals[i], p->width[i]), &s->hw_vals[h]);
@@ -135,7 +176,8 @@ static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
-static void pmcd_cpu_fold(struct pmcd_cpu *pc)
+/* Fold what pc->sess counted here, its counters running on. */
+void pmcd_cpu_fold(struct pmcd_cpu *pc)
 {
 	pmcd_cpu_fold_hw(pc, false);
 }
@@ -573,14 +615,38 @@ static const struct {
 
 static struct tracepoint *pmcd_tps[ARRAY_SIZE(pmcd_probes)];
 
+struct pmcd_tp_query {
+	const char *const *names;
+	struct tracepoint **tps;
+	unsigned int n;
+};
+
 static void pmcd_find_tp(struct tracepoint *tp, void *priv)
 {
+	const struct pmcd_tp_query *q = priv;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
-		if (!strcmp(tp->name, pmcd_probes[i].name))
-			pmcd_tps[i] = tp;
+	for (i = 0; i < q->n; i++) {
+		if (!strcmp(tp->name, q->names[i]))
+			q->tps[i] = tp;
 	}
+}
+
+int pmcd_find_tracepoints(const char *const *names, struct tracepoint **tps, unsigned int n,
+			  bool quiet)
+{
+	struct pmcd_tp_query q = { .names = names, .tps = tps, .n = n };
+	unsigned int i;
+
+	for_each_kernel_tracepoint(pmcd_find_tp, &q);
+	for (i = 0; i < n; i++) {
+		if (!tps[i]) {
+			if (!quiet)
+				pr_err("kernel tracepoint %s not found\n", names[i]);
+			return -ENOENT;
+		}
+	}
+	return 0;
 }
 
 /* IPI: fold whatever runs on this CPU (the periodic fold). */
@@ -839,8 +905,9 @@ void pmcd_ctx_free_later(struct pmcd_task_ctx *ctx)
 
 int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 {
+	const char *names[ARRAY_SIZE(pmcd_probes)];
 	unsigned int i;
-	int cpu;
+	int cpu, err;
 
 	for_each_possible_cpu(cpu) {
 		struct hrtimer *t = &per_cpu_ptr(&pmcd_cpus, cpu)->mux_timer;
@@ -850,13 +917,11 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 	}
 	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
 		pmcd_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
-	for_each_kernel_tracepoint(pmcd_find_tp, NULL);
-	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++) {
-		if (!pmcd_tps[i]) {
-			pr_err("kernel tracepoint %s not found\n", pmcd_probes[i].name);
-			return -ENOENT;
-		}
-	}
+	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++)
+		names[i] = pmcd_probes[i].name;
+	err = pmcd_find_tracepoints(names, pmcd_tps, ARRAY_SIZE(pmcd_probes), false);
+	if (err)
+		return err;
 	pmcd_free_wq = alloc_workqueue("pmcdrv_free", 0, 0);
 	if (!pmcd_free_wq)
 		return -ENOMEM;

@@ -321,6 +321,7 @@ static void pmcd_session_teardown(struct pmcd_session *s)
 	s->torn_down = true;
 	if (s->attached && s->cpu >= 0)
 		pmcd_cpu_detach(s);
+	pmcd_cg_put(s);
 	while (pmcd_close_batch(s, &dead))
 		cond_resched();
 	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
@@ -771,6 +772,12 @@ out_unlock:
 
 int pmcd_session_attach_cpu(struct pmcd_session *s, unsigned int cpu)
 {
+	return pmcd_session_attach_cgroups(s, cpu, NULL, 0);
+}
+
+int pmcd_session_attach_cgroups(struct pmcd_session *s, unsigned int cpu, const s32 *fds,
+				unsigned int nr)
+{
 	int err;
 
 	mutex_lock(&s->lock);
@@ -788,14 +795,22 @@ int pmcd_session_attach_cpu(struct pmcd_session *s, unsigned int cpu)
 	err = -EACCES;
 	if (!pmcd_may_count_cpu() || !pmcd_may_count_config(s))
 		goto out_unlock;
-	if (s->enabled) {
-		err = pmcd_counting_get(s);
+	if (nr) {
+		err = pmcd_cg_get(s, cpu, fds, nr);
 		if (err)
 			goto out_unlock;
 	}
+	if (s->enabled) {
+		err = pmcd_counting_get(s);
+		if (err)
+			goto out_put_cgroups;
+	}
 	err = pmcd_cpu_attach(s, cpu);
-	if (err)
-		pmcd_counting_put(s);
+	if (!err)
+		goto out_unlock;
+	pmcd_counting_put(s);
+out_put_cgroups:
+	pmcd_cg_put(s);
 out_unlock:
 	mutex_unlock(&s->lock);
 	return err;
@@ -928,6 +943,7 @@ int pmcd_session_reset(struct pmcd_session *s)
 		atomic64_set(&s->hw_running[i], 0);
 	}
 	atomic64_set(&s->time_enabled, 0);
+	pmcd_cg_reset(s);
 	atomic64_set(&s->nr_switches, 0);
 	atomic64_set(&s->nr_migrations, 0);
 	if (running)
@@ -936,7 +952,12 @@ int pmcd_session_reset(struct pmcd_session *s)
 	return 0;
 }
 
-int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
+/*
+ * READ, or with @cgroup >= 0 READ_CGROUP of that cgroup: -EBADFD before
+ * ATTACH, -EOPNOTSUPP when @s is no cgroup session, -EINVAL for an index
+ * it does not have.
+ */
+static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 cgroup)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -944,17 +965,27 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 
 	mutex_lock(&s->lock);
 	err = pmcd_configured(s);
+	if (!err && cgroup >= 0 && !s->attached)
+		err = -EBADFD;
+	else if (!err && cgroup >= 0 && !s->cg)
+		err = -EOPNOTSUPP;
+	else if (!err && cgroup >= 0 && cgroup >= s->cg->nr)
+		err = -EINVAL;
 	if (err) {
 		mutex_unlock(&s->lock);
 		return err;
 	}
 	pmcd_session_fold(s);
 	r->nr_events = s->nr_events;
+	r->lost_tasks = atomic64_read(&s->lost_tasks);
+	r->hw_faults = atomic64_read(&s->hw_faults);
+	if (cgroup >= 0) {
+		pmcd_cg_read(s, cgroup, r);
+		goto flags;
+	}
 	r->time_enabled = atomic64_read(&s->time_enabled);
 	/* Some counter of the session runs whenever it counts on a CPU. */
 	r->time_running = r->time_enabled;
-	r->lost_tasks = atomic64_read(&s->lost_tasks);
-	r->hw_faults = atomic64_read(&s->hw_faults);
 	for (i = 0; i < s->nr_events; i++) {
 		const struct pmcdrv_event *ev = &s->events[i];
 
@@ -971,6 +1002,7 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 		else
 			r->values[i] = atomic64_read(&s->nr_migrations);
 	}
+flags:
 	if (READ_ONCE(s->enabled))
 		r->flags |= PMCDRV_READ_ENABLED;
 	if (r->lost_tasks)
@@ -993,6 +1025,16 @@ int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 	return 0;
 }
 
+int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
+{
+	return pmcd_read_session(s, r, -1);
+}
+
+int pmcd_session_read_cgroup(struct pmcd_session *s, unsigned int i, struct pmcdrv_read *r)
+{
+	return pmcd_read_session(s, r, i);
+}
+
 int pmcd_sessions_init(const struct pmcd_hw_caps *caps)
 {
 	int err;
@@ -1001,6 +1043,7 @@ int pmcd_sessions_init(const struct pmcd_hw_caps *caps)
 	err = pmcd_sched_init(caps);
 	if (err)
 		return err;
+	pmcd_cg_init();
 	return pmcd_cpu_sessions_init();
 }
 

@@ -40,10 +40,14 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 int pmcd_session_attach(struct pmcd_session *s, pid_t pid, bool enable_on_exec);
 /* Count everything on @cpu instead of a task. */
 int pmcd_session_attach_cpu(struct pmcd_session *s, unsigned int cpu);
+/* A cgroup session: on @cpu, only while a task of the cgroups of @nr @fds runs. */
+int pmcd_session_attach_cgroups(struct pmcd_session *s, unsigned int cpu, const s32 *fds,
+				unsigned int nr);
 int pmcd_session_enable(struct pmcd_session *s);
 int pmcd_session_disable(struct pmcd_session *s);
 int pmcd_session_reset(struct pmcd_session *s);
 int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r);
+int pmcd_session_read_cgroup(struct pmcd_session *s, unsigned int i, struct pmcdrv_read *r);
 
 /*
  * Who counts: up to @max sessions described into @out (none with @max 0);

@@ -7,6 +7,7 @@
 #   3. unit     shared logic and libpmc under ASan+UBSan (CUnit)
 #      layers   one-way layers, read off the built objects (tests/layers-check.sh)
 #      man      docs/pmcctl.1 renders cleanly and matches every --help
+#      plot     pmcctl plot of the two-phase fixture: PNG, SVG, exit codes (tests/plot-check.sh)
 #      mpi      pmcctl run under MPICH's and Open MPI's launchers, pmcctl report over
 #               the ranks' files (tests/mpi-check.sh, on the host)
 #   4. kbuild   module at W=1 + sparse against Debian's 6.1 and 6.12 (cloud, amd64, rt),
@@ -156,6 +157,7 @@ stage build build
 stage unit build/tests/unit
 stage layers tests/layers-check.sh
 stage man tests/man-check.sh
+stage plot tests/plot-check.sh
 stage mpi tests/mpi-check.sh
 stage serve tests/serve-check.sh
 stage kbuild tests/kbuild-check.sh
@@ -214,9 +216,9 @@ lane_models() {
 	local td
 	for model in v4 gp8 nofw w40; do
 		# v4 and gp8 count the Skylake top-down events: level 1 without PERF_METRICS,
-		# and -M TopdownL1 against perf's
+		# -M TopdownL1 against perf's, and the two-phase run pmcctl plot draws
 		td=""
-		case $model in v4|gp8) td="67-topdown-gp 64-metrics" ;; esac
+		case $model in v4|gp8) td="67-topdown-gp 64-metrics 86-plot" ;; esac
 		lstage "guest-$model" tests/vm/run --pmu-model "$model" -- tests/guest/run-all \
 			10-module 40-emulated-pmu 50-sessions 55-msr-switch 60-pmcctl $td || rc=1
 	done

@@ -7,7 +7,7 @@
 # that link together: the module's (kmod/*.o, and common/), libpmc's, and
 # pmcctl's with libpmc under it.  Then the layers themselves, as
 # docs/architecture.md draws them: pmcctl -> libpmc -> include/uapi, and the
-# module's files in their order (main, session, cpu_session, selfmap, sched,
+# module's files in their order (main, session, cpu_session, cgroup, selfmap, sched,
 # selfread, track, perm, hw, then common/): no lower file uses a higher one.
 #
 # Usage: tests/layers-check.sh [KMOD_OBJ_DIR]  (default kmod/; run after a
@@ -72,7 +72,7 @@ order() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-kfiles=(main session cpu_session selfmap sched selfread track perm hw)
+kfiles=(main session cpu_session cgroup selfmap sched selfread track perm hw)
 kobjs=()
 for f in "${kfiles[@]}"; do
 	[ -f "$kdir/$f.o" ] && kobjs+=("$kdir/$f.o") || bad "module object $kdir/$f.o" "missing: build the module first"

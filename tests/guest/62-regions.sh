@@ -153,6 +153,49 @@ t1=$(head -n 1 /tmp/per-thread)
 check "4 threads: a thread's count is a quarter of the 1-thread count (+ < 1000), not a sum" \
 	test "${t1:-0}" -ge $((pm / 4)) -a "${t1:-0}" -lt $((pm / 4 + 1000))
 
+# -M: each region's metrics.  The emulated PMU counts 2 cycles an
+# instruction, and a region's two reads cancel their own offset, so
+# multiply's IPC (tma_info_thread_ipc) is exactly 0.50; pmcctl's (text #
+# column, CSV fields, JSON list) and the program's own table (the library's
+# pmc_region_metric(), through PMCDRV_REGIONS_METRICS) agree.
+if pmcctl list --json --metrics tma_info_thread_ipc 2>/dev/null | jq -e '.metrics | length > 0' >/dev/null; then
+	ipc=tma_info_thread_ipc
+	out=$(pmcctl run --regions -M $ipc -j -- $matmul 64 2>&1 >/tmp/own-m)
+	r=$(jq -c 'select(.region == "multiply")' <<<"$out")
+	echo "    multiply -M $ipc: $r"
+	check "-M $ipc -j: multiply's metric is its INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD" \
+		jq -e '(.events | map({(.event): ."counter-value"}) | add) as $e |
+			.metrics[0]."metric-unit" == "'$ipc'" and $e["INST_RETIRED.ANY"] > 2 * 64 * 64 * 64 and
+			(.metrics[0]."metric-value" - $e["INST_RETIRED.ANY"] / $e["CPU_CLK_UNHALTED.THREAD"]
+			 | fabs < 1e-6)' <<<"$r"
+	check "-M $ipc -j: multiply's IPC is exactly 0.5 (2 cycles an instruction)" \
+		jq -e '.metrics[0]."metric-value" == 0.5' <<<"$r"
+	check "-M $ipc -j: init has its metric too" \
+		jq -e -s 'map(select(.region == "init"))[0].metrics[0]."metric-value" == 0.5' <<<"$out"
+	check "-M $ipc: the program's own table has the metric's column, 0.50 for multiply" \
+		awk '$1 == "region" { for (i = 1; i <= NF; i++) if ($i == "'$ipc'") c = i }
+			$1 == "multiply" && c && $c == "0.50" { ok = 1 } END { exit !ok }' /tmp/own-m
+	out=$(pmcctl run --regions -M $ipc -- $matmul 64 2>&1 >/dev/null)
+	check "-M $ipc (text): 'region multiply:' then '# 0.50 $ipc' in perf's # column" \
+		grep -A1 -x ' region multiply:' <<<"$out" | grep -Eq "^ {40,}# +0\.50 $ipc\$"
+	out=$(pmcctl run --regions -M $ipc -x, -- $matmul 64 2>&1 >/dev/null)
+	check "-M $ipc -x,: region,multiply,...,INST_RETIRED.ANY,0.50,$ipc" \
+		grep -Eq "^region,multiply,1,1,[0-9.]+,[0-9]+,INST_RETIRED.ANY,0.50,$ipc\$" <<<"$out"
+	check "-M $ipc -x,: the other event's line ends in two empty metric fields" \
+		grep -Eq "^region,multiply,1,1,[0-9.]+,[0-9]+,CPU_CLK_UNHALTED.THREAD,,\$" <<<"$out"
+	# Alone: the program's own session counts the metrics' events only.
+	out=$(PMCDRV_REGIONS_METRICS=$ipc $matmul 64 2>&1)
+	expect_eq "alone, PMCDRV_REGIONS_METRICS=$ipc: exit 0" "$?" 0
+	check "alone: the events are the metric's, and multiply's IPC is 0.50" \
+		awk 'NR == 1 { ok = $5 == "INST_RETIRED.ANY" && $6 == "CPU_CLK_UNHALTED.THREAD" && $7 == "'$ipc'" }
+			$1 == "multiply" && $7 != "0.50" { ok = 0 } END { exit !ok }' <<<"$(grep -A3 '^region ' <<<"$out")"
+	out=$(PMCDRV_REGIONS_METRICS=no_such_metric $matmul 64 2>&1)
+	check "alone: an unknown metric is named ($(tail -n 1 <<<"$out"))" \
+		grep -q "PMCDRV_REGIONS_METRICS / metrics 'no_such_metric': no metric or metric group" <<<"$out"
+else
+	echo "SKIP: regions -M: no tma_info_thread_ipc for this model"
+fi
+
 # A region's time is live (the page's PMCDRV_SELF_TIME_TSC): a region that
 # begins and ends within one time slice gets its own time, not 0 (the
 # page's time as of its last update, as before); one that spans switches

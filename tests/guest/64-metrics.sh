@@ -91,3 +91,95 @@ check "run -M $refused: names the metric, the event, why and the fix ($out)" \
 	bash -c 'grep -q "metric '"'$refused'"' cannot be computed: .*uncore" <<<"$1" && grep -q "fix:" <<<"$1"' _ "$out"
 out=$(pmcctl run -M tma_info_thread_ipc --topdown -- true 2>&1)
 expect_eq "run -M with --topdown: exit status 2 ($out)" "$?" 2
+
+# ---- Every metric of the model: a value, no value with its reason, or refused with its reason ----
+# One 'pmcctl list --metrics' says which cannot be computed here and why (an
+# uncore or other PMU's event, TSC, AnyThread, an architectural event CPUID.0AH
+# marks unavailable, ...); the rest are counted in batches, one pmcctl run -M
+# each (a run costs about a second of wall clock in this guest), on loop of
+# 50,000,000 instructions (long enough that multiplexing gives every event turns):
+# each metric must come out once, its value a finite number, or null with a
+# note on stderr naming why (an input that counted 0: the emulated PMU counts
+# many model events as 0).  No "nan" or "inf" may be printed as a number.
+# On the default model only (the PMU lane): the other lanes' models share its metrics,
+# and the walk costs about 40 s of a lane.
+if [ "$model" != default ]; then
+	echo "SKIP: metrics: every metric: walked on the default model only (this is $model)"
+	exit 0
+fi
+pmcctl list --json --metrics >/tmp/all-metrics.json
+total=$(jq '.metrics | length' /tmp/all-metrics.json)
+jq -r '.metrics[] | select(.refused) | "\(.name)\t\(.refused)"' /tmp/all-metrics.json >/tmp/refused
+nref=$(wc -l </tmp/refused)
+check "all metrics: each refused one names its reason (an event, a PMU, TSC, CPUID)" \
+	awk -F'\t' '$2 !~ /event|PMU|TSC|AnyThread|retire latency|extra register|CPUID/ { print "    no reason: " $0; bad++ } END { exit bad > 0 }' /tmp/refused
+# A refused metric named in -M is an error that gives its reason: one of each kind.
+for kind in uncore 'another PMU|PMU, not a core' CPUID; do
+	m=$(awk -F'\t' -v k="$kind" '$2 ~ k { print $1; exit }' /tmp/refused)
+	[ -n "$m" ] || continue
+	why=$(awk -F'\t' -v m="$m" '$1 == m { print $2 }' /tmp/refused)
+	out=$(pmcctl run -M "$m" -- true 2>&1)
+	rc=$?
+	check "all metrics: run -M $m (refused: $why): status 2 and the same reason" \
+		bash -c '[ "$1" = 2 ] && grep -qF "cannot be computed: $2" <<<"$3"' _ "$rc" "$why" "$out"
+done
+jq -r '.metrics[] | select(.refused | not) | .name' /tmp/all-metrics.json >/tmp/computable
+nval=0 nnone=0 nbad=0 nruns=0
+batch=()
+# run_batch METRIC...: one run of them; split in two when their events are more than a session counts.
+run_batch() {
+	local list out err rc m v half
+	local batch=("$@")
+	list=$(IFS=,; echo "${batch[*]}")
+	nruns=$((nruns + 1))
+	pmcctl run -M "$list" -j -- $loop $NT >/dev/null 2>/tmp/batch.out
+	rc=$?
+	out=$(grep '^{' /tmp/batch.out)
+	err=$(grep -v '^{' /tmp/batch.out)
+	if [ "$rc" = 2 ] && [ $# -gt 1 ] && grep -q 'need more than 32 events' <<<"$err"; then
+		half=$(($# / 2))
+		run_batch "${batch[@]:0:half}"
+		run_batch "${batch[@]:half}"
+		return
+	fi
+	if [ "$rc" != 0 ]; then
+		echo "    batch $list: exit $rc: $err"
+		nbad=$((nbad + ${#batch[@]}))
+		return
+	fi
+	if grep -Eiq '"metric-value": *-?(nan|inf)' <<<"$out"; then
+		echo "    batch $list: nan or inf printed as a number"
+		nbad=$((nbad + 1))
+	fi
+	for m in "${batch[@]}"; do
+		v=$(jq -r --arg m "$m" 'select(."metric-unit" == $m or (."metric-unit" // "" | endswith("  " + $m))) | ."metric-value"' <<<"$out")
+		if [ "$(wc -l <<<"$v")" != 1 ] || [ -z "$v" ]; then
+			echo "    $m: $(wc -w <<<"$v") values in the JSON"
+			nbad=$((nbad + 1))
+		elif [ "$v" = null ]; then
+			if grep -qF "note: metric '$m' has no value (n/a): " <<<"$err"; then
+				nnone=$((nnone + 1))
+				[ $nnone -gt 2 ] || echo "    e.g. $(grep -F "note: metric '$m' has no value" <<<"$err")"
+			else
+				echo "    $m: no value, and no note saying why"
+				nbad=$((nbad + 1))
+			fi
+		elif awk -v v="$v" 'BEGIN { exit !(v ~ /^-?[0-9]+(\.[0-9]+)?$/) }'; then
+			nval=$((nval + 1))
+		else
+			echo "    $m: value '$v' is not a finite number"
+			nbad=$((nbad + 1))
+		fi
+	done
+}
+while read -r m; do
+	batch+=("$m")
+	if [ ${#batch[@]} = 8 ]; then
+		run_batch "${batch[@]}"
+		batch=()
+	fi
+done </tmp/computable
+[ ${#batch[@]} = 0 ] || run_batch "${batch[@]}"
+echo "all-metrics: $total metrics of the model: $nval evaluated, $nnone without a value (reason given), $nref refused (reason given), $nbad otherwise ($nruns runs)"
+check "all metrics: evaluated or refused, each with its reason: $((nval + nnone + nref)) of $total, none otherwise" \
+	test "$nbad" = 0 -a $((nval + nnone + nref)) = "$total"

@@ -15,17 +15,7 @@
 # (66-topdown.sh): there everything here SKIPs, saying why.
 . tests/lib/guest.sh
 
-if ! have_pmu; then
-	echo "SKIP: topdown-gp: no PMU in this guest"
-	exit 0
-fi
-model=${PMCDRV_PMU_MODEL:-default}
-case $model in
-v4|gp8) ;;
-spr) echo "SKIP: topdown-gp: the spr model has PERF_METRICS (66-topdown.sh)"; exit 0 ;;
-*) echo "SKIP: topdown-gp: the $model model counts the Skylake top-down events as 0 (tests/qemu/README.md; the v4 and gp8 models count them)"
-   exit 0 ;;
-esac
+skl_topdown_lane topdown-gp || exit 0
 module_loaded || insmod "$PMCDRV_KO"
 
 loop=build/progs/loop

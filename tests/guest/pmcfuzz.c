@@ -68,10 +68,12 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/magic.h>
 #include <linux/pmcdrv.h>
 
 #include "pmcdev.h"
@@ -123,7 +125,7 @@ static pid_t churner;
 
 static const int errs[] = {
 	EFAULT, EINVAL, E2BIG, ENOTTY, ENODEV, EOPNOTSUPP, ENOSPC, EBUSY, EACCES,
-	EPERM, ESRCH, ENXIO, EEXIST, EALREADY, EBADFD, ENOMEM, EBADF,
+	EPERM, ESRCH, ENXIO, EEXIST, EALREADY, EBADFD, ENOMEM, EBADF, ENOENT,
 };
 
 static unsigned int eb(int e)
@@ -259,7 +261,7 @@ static void note(struct fz *f, const char *fmt, ...)
 /* K_MMAP: mmap(2) of a session fd, judged as a command (errnos: docs/abi.md's mmap table). */
 enum kind {
 	K_INFO, K_CONFIG, K_ATTACH, K_READ, K_ENABLE, K_DISABLE, K_RESET, K_APIVER, K_RSELF,
-	K_SESSIONS, K_REVOKE, K_BAD, K_MMAP, K_NR
+	K_SESSIONS, K_REVOKE, K_RCGROUP, K_BAD, K_MMAP, K_NR
 };
 
 static const struct {
@@ -279,6 +281,7 @@ static const struct {
 	[K_RSELF] = { "READ_SELF", PMCDRV_IOC_READ_SELF, sizeof(struct pmcdrv_read), 0 },
 	[K_SESSIONS] = { "SESSIONS", PMCDRV_IOC_SESSIONS, sizeof(struct pmcdrv_sessions), 0 },
 	[K_REVOKE] = { "REVOKE", PMCDRV_IOC_REVOKE, sizeof(struct pmcdrv_revoke), 0 },
+	[K_RCGROUP] = { "READ_CGROUP", PMCDRV_IOC_READ_CGROUP, sizeof(struct pmcdrv_read), 0 },
 	[K_BAD] = { "BAD_COMMAND", 0, 0, 0 },
 	[K_MMAP] = { "mmap", 0, 0, 0 },
 };
@@ -321,13 +324,14 @@ static void init_abi_sets(void)
 			    eb(EACCES) | eb(EALREADY) | eb(ENOMEM);
 	abi_set[K_ATTACH] = common | eb(EBADFD) | eb(EALREADY) | eb(ESRCH) | eb(EPERM) |
 			    eb(EEXIST) | eb(ENOMEM) | eb(EBUSY) | eb(ENXIO) | eb(EACCES) |
-			    eb(EOPNOTSUPP);
+			    eb(EOPNOTSUPP) | eb(EBADF) | eb(ENOENT);
 	abi_set[K_READ] = common | eb(EBADFD);
 	abi_set[K_ENABLE] = abi_set[K_DISABLE] = abi_set[K_RESET] = eb(EINVAL) | eb(EBADFD);
 	abi_set[K_APIVER] = 0;
 	abi_set[K_RSELF] = common | eb(EBADFD) | eb(ESRCH) | eb(EOPNOTSUPP) | eb(ENOMEM);
 	abi_set[K_SESSIONS] = common | eb(ENOMEM);
 	abi_set[K_REVOKE] = common | eb(EPERM) | eb(ESRCH) | eb(EALREADY);
+	abi_set[K_RCGROUP] = common | eb(EBADFD) | eb(EOPNOTSUPP);
 	abi_set[K_BAD] = eb(ENOTTY);
 	/* EPERM also from the VFS for PROT_EXEC on a noexec mount of /dev. */
 	abi_set[K_MMAP] = eb(EINVAL) | eb(EPERM) | eb(EBADFD) | eb(EOPNOTSUPP) | eb(ESRCH) |
@@ -664,9 +668,34 @@ static struct expect config_defect(struct fz *f, struct pmcdrv_config *c, bool r
 	return ex;
 }
 
-enum target { T_SELF, T_PEER, T_CHURN, T_INIT, T_KTHREAD, T_NONE, T_CPU, T_CPU_BAD, T_NR };
+enum target {
+	T_SELF, T_PEER, T_CHURN, T_INIT, T_KTHREAD, T_NONE, T_CPU, T_CPU_BAD, T_CGROUP, T_CGROUP_BAD,
+	T_NR
+};
+
+/*
+ * Cgroup sessions' fds: the cgroup v2 root twice (a session may name one
+ * cgroup twice), when mounted, else -1; and a file that is no cgroup.
+ * Opened at start, never closed: the kernel reads them during ATTACH.
+ */
+static int32_t cg_fds[2] = { -1, -1 };
+static int32_t cg_bad_fds[2] = { -1, -1 };
+
+static void open_cgroup_fds(void)
+{
+	struct statfs sf;
+	int fd = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0 && (fstatfs(fd, &sf) || sf.f_type != CGROUP2_SUPER_MAGIC)) {
+		close(fd);
+		fd = -1;
+	}
+	cg_fds[0] = cg_fds[1] = fd;
+	cg_bad_fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
 static const char *const target_names[T_NR] = {
-	"self", "peer", "churn", "init", "kthread", "no-such-pid", "cpu", "bad-cpu",
+	"self", "peer", "churn", "init", "kthread", "no-such-pid", "cpu", "bad-cpu", "cgroup",
+	"bad-cgroup-fd",
 };
 
 static pid_t churn_pid(struct fz *f)
@@ -685,7 +714,7 @@ static enum target gen_attach(struct fz *f, struct pmcdrv_attach *a, enum target
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
 	if (t == T_NR) {
-		static const unsigned char w[T_NR] = { 25, 15, 30, 4, 4, 4, 15, 3 };
+		static const unsigned char w[T_NR] = { 23, 15, 28, 4, 4, 4, 12, 3, 5, 2 };
 		unsigned int i, x = rn(f, 100);
 
 		t = T_CHURN;
@@ -719,6 +748,18 @@ static enum target gen_attach(struct fz *f, struct pmcdrv_attach *a, enum target
 	case T_CPU_BAD:
 		a->flags = PMCDRV_ATTACH_CPU;
 		a->cpu = chance(f, 50) ? (uint32_t)ncpu_possible + rn(f, 100) : 0xffffffffU - rn(f, 4);
+		break;
+	case T_CGROUP:
+		a->flags = PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_CGROUP;
+		a->cpu = rn(f, (uint32_t)ncpu_online);
+		a->cgroup_fds = (uintptr_t)cg_fds;
+		a->nr_cgroups = 1 + rn(f, 2);
+		break;
+	case T_CGROUP_BAD:
+		a->flags = PMCDRV_ATTACH_CPU | PMCDRV_ATTACH_CGROUP;
+		a->cpu = rn(f, (uint32_t)ncpu_online);
+		a->cgroup_fds = (uintptr_t)cg_bad_fds;
+		a->nr_cgroups = 1 + rn(f, 2);	/* /dev/null, then a closed fd */
 		break;
 	case T_NR:
 		break;
@@ -768,6 +809,20 @@ static struct expect attach_expect(enum target t, int sess_task_sw)
 		break;
 	case T_CPU_BAD:
 		refuse(&ex, eb(ENXIO), "no such CPU");
+		break;
+	case T_CGROUP:
+	case T_CGROUP_BAD:
+		/* The permission of a CPU session comes first, then the fds. */
+		ex.errs |= eb(EBUSY) | eb(EOPNOTSUPP);
+		if (opt_hotplug)
+			ex.errs |= eb(ENXIO);
+		if (t == T_CGROUP_BAD || cg_fds[0] < 0)
+			refuse(&ex, eb(EBADF) | eb(EACCES) | eb(EBUSY) | eb(EOPNOTSUPP) | eb(ENXIO),
+			       "fds that are no cgroup v2 directories");
+		if (!privileged && paranoid > 0) {
+			refuse(&ex, eb(EACCES) | eb(EOPNOTSUPP) | eb(ENXIO) | eb(EBADF),
+			       "a cgroup session without CAP_PERFMON, perf_event_paranoid > 0");
+		}
 		break;
 	case T_NR:
 		break;
@@ -843,8 +898,9 @@ static void check_read_out(struct fz *f, const struct pmcdrv_read *o)
 {
 	unsigned int i;
 
-	if (o->size != sizeof(*o) || !all_zero(o->reserved, sizeof(o->reserved)) ||
-	    (o->flags & ~(0xfU | PMCDRV_READ_HW_FAULTS | PMCDRV_READ_MULTIPLEXED)) ||
+	if (o->size != sizeof(*o) || !all_zero(o->reserved, sizeof(o->reserved)) || o->cgroup ||
+	    (o->flags & ~(0xfU | PMCDRV_READ_HW_FAULTS | PMCDRV_READ_MULTIPLEXED |
+			  PMCDRV_READ_CGROUP_REMOVED)) ||
 	    o->nr_events > PMCDRV_MAX_EVENTS ||
 	    !o->nr_events || o->time_running != o->time_enabled ||
 	    !!(o->flags & PMCDRV_READ_HW_FAULTS) != !!o->hw_faults ||
@@ -1003,8 +1059,17 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		ex.errs = eb(EBADFD);
 		if (k == K_RSELF)	/* untracked thread, CPU session */
 			ex.errs |= eb(ESRCH) | eb(EOPNOTSUPP) | eb(ENOMEM);
+		/* Garbage in the output-only fields; 'cgroup' is input (zero here). */
 		if (m == M_FIELD)
-			for (len = 4; len < offsetof(struct pmcdrv_read, reserved); len++)
+			for (len = 4; len < offsetof(struct pmcdrv_read, cgroup); len++)
+				buf[len] = (unsigned char)rnd(f);
+		break;
+	case K_RCGROUP:
+		/* Not known here whether the fd is a cgroup session, nor of how many. */
+		((struct pmcdrv_read *)buf)->cgroup = chance(f, 80) ? rn(f, 3) : rnd(f);
+		ex.errs = eb(EBADFD) | eb(EOPNOTSUPP) | eb(EINVAL);
+		if (m == M_FIELD)
+			for (len = 4; len < offsetof(struct pmcdrv_read, cgroup); len++)
 				buf[len] = (unsigned char)rnd(f);
 		break;
 	case K_SESSIONS:
@@ -1101,7 +1166,8 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		break;
 	}
 	len = apply_size(f, m, buf, ks, k == K_CONFIG ? PMCDRV_CONFIG_SIZE_VER0 :
-				    k == K_READ || k == K_RSELF ? PMCDRV_READ_SIZE_VER0 : (uint32_t)ks,
+				    k == K_READ || k == K_RSELF || k == K_RCGROUP ? PMCDRV_READ_SIZE_VER0 :
+				    (uint32_t)ks,
 			 &size);
 	memcpy(buf, &size, sizeof(size));
 	/* The size bits of the command are ignored by the ABI. */
@@ -1126,6 +1192,8 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		check_read_out(f, (struct pmcdrv_read *)f->arena);
 	else if (k == K_RSELF)
 		check_rself_out(f, (struct pmcdrv_read *)f->arena);
+	else if (k == K_RCGROUP)
+		check_read_out(f, (struct pmcdrv_read *)f->arena);
 	else if (k == K_CONFIG && m != M_RANDOM)
 		check_config_out(f, (struct pmcdrv_config *)f->arena, &cin);
 }
@@ -1166,9 +1234,9 @@ static void op_bad_cmd(struct fz *f, int fd)
 	int e;
 
 	switch (rn(f, 3)) {
-	case 0:		/* our type, unknown number (0x0a is REVOKE) */
+	case 0:		/* our type, unknown number (0x0b is READ_CGROUP) */
 		type = PMCDRV_IOC_MAGIC;
-		nr = 11 + rn(f, 245);
+		nr = 12 + rn(f, 244);
 		dir = rn(f, 4);
 		what = "unknown nr";
 		break;
@@ -1879,7 +1947,8 @@ static void op_lifecycle(struct fz *f)
 	}
 
 	t = gen_attach(f, &a, chance(f, 45) ? T_SELF : (chance(f, 50) ? T_CHURN :
-					       (chance(f, 60) ? T_CPU : T_PEER)));
+					       (chance(f, 60) ? (chance(f, 50) ? T_CPU : T_CGROUP) :
+						T_PEER)));
 	if (t == T_CHURN && !opt_churn)
 		t = gen_attach(f, &a, T_SELF);
 	ex = attach_expect(t, cp.task_sw);
@@ -1892,8 +1961,24 @@ static void op_lifecycle(struct fz *f)
 		pid_t me = (pid_t)syscall(SYS_gettid);
 
 		self_exact(f, fd, attached ? 2 : 1,
-			   attached && t != T_CPU && (a.pid == 0 || a.pid == me),
-			   attached && t == T_CPU, r1.flags & PMCDRV_READ_MULTIPLEXED, c.nr_events);
+			   attached && t != T_CPU && t != T_CGROUP && (a.pid == 0 || a.pid == me),
+			   attached && (t == T_CPU || t == T_CGROUP), r1.flags & PMCDRV_READ_MULTIPLEXED,
+			   c.nr_events);
+	}
+	/* Each of a cgroup session's cgroups reads; one past them is EINVAL; others EOPNOTSUPP. */
+	for (i = 0; i <= (attached && t == T_CGROUP ? a.nr_cgroups : 0); i++) {
+		const struct expect cg_ok = { .ok = true };
+		const struct expect cg_inval = { .ok = false, .errs = eb(EINVAL), .why = "no such cgroup" };
+		const struct expect cg_notsup = { .ok = false, .errs = eb(EOPNOTSUPP),
+						  .why = "not a cgroup session" };
+		const struct expect cg_badfd = { .ok = false, .errs = eb(EBADFD), .why = "before ATTACH" };
+
+		memset(&r2, 0, sizeof(r2));
+		r2.size = sizeof(r2);
+		r2.cgroup = i;
+		if (!xio(f, fd, K_RCGROUP, &r2, !attached ? cg_badfd : t != T_CGROUP ? cg_notsup :
+			 i < a.nr_cgroups ? cg_ok : cg_inval, "lifecycle"))
+			check_read_out(f, &r2);
 	}
 
 	for (i = 0; i < 3; i++) {
@@ -1902,7 +1987,7 @@ static void op_lifecycle(struct fz *f)
 		if (!!(r1.flags & PMCDRV_READ_ENABLED) != enabled)
 			violation(f, "READ: ENABLED flag %d, want %d", !!(r1.flags & PMCDRV_READ_ENABLED),
 				  enabled);
-		if (attached && (t == T_CPU || t == T_SELF) &&
+		if (attached && (t == T_CPU || t == T_CGROUP || t == T_SELF) &&
 		    !(r1.flags & PMCDRV_READ_ATTACHED))
 			violation(f, "READ: attached to %s (pid %d cpu %u) but no ATTACHED flag (flags %#x, nr_tasks %u)",
 				  target_names[t], a.pid, a.cpu, r1.flags, r1.nr_tasks);
@@ -2288,6 +2373,7 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	init_abi_sets();
+	open_cgroup_fds();
 	page = sysconf(_SC_PAGESIZE);
 	if (page != 4096) {
 		fprintf(stderr, "pmcfuzz: page size %ld unsupported\n", page);

@@ -57,6 +57,23 @@ shuttle() {
 }
 have_pmu() { [ "$(pmcctl info --json | jq -r .perfmon.available)" = true ]; }
 
+# skl_topdown_lane LABEL: true on the models whose GP counters count Skylake's top-down
+# events (v4, gp8); otherwise prints "SKIP: LABEL: why" and returns 1.
+skl_topdown_lane() {
+	local model=${PMCDRV_PMU_MODEL:-default}
+
+	if ! have_pmu; then
+		echo "SKIP: $1: no PMU in this guest"
+		return 1
+	fi
+	case $model in
+	v4|gp8) return 0 ;;
+	spr) echo "SKIP: $1: the spr model has PERF_METRICS (66-topdown.sh), not Skylake's top-down events" ;;
+	*) echo "SKIP: $1: the $model model counts the Skylake top-down events as 0 (tests/qemu/README.md; the v4 and gp8 models count them)" ;;
+	esac
+	return 1
+}
+
 # klog_splats N: the first lines of the kernel log after line N that look like a
 # splat (warning, BUG, lockdep, KASAN, UBSAN, hang, RCU stall); mark N with $(dmesg | wc -l).
 klog_splats() {

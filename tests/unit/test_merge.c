@@ -64,7 +64,7 @@ static const char *write_run(unsigned int i, int rank, const char *host, const c
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 		CU_ASSERT_EQUAL_FATAL(region_table_add(t, regions, strlen(regions), err, sizeof(err)), 0);
-		region_report_print(f, &r, &ev, t, 1);
+		region_report_print(f, &r, &ev, t, 1, NULL);
 		free(t);
 	}
 	fclose(f);

@@ -13,6 +13,7 @@
  */
 #include <CUnit/Basic.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 
 #include "json_check.h"
 #include "libpmc.h"
+#include "metrics.h"
 #include "region-internal.h"
 #include "regions.h"
 #include "unit.h"
@@ -77,7 +79,7 @@ static const char *const names[NEV] = { "instructions", "cycles", "branches" };
 static void setup(void)
 {
 	fake_read_err = 0;
-	CU_ASSERT_EQUAL_FATAL(pmc_region_init_backend(&fake, NULL, NEV, names), 0);
+	CU_ASSERT_EQUAL_FATAL(pmc_region_init_backend(&fake, NULL, NEV, names, NULL), 0);
 }
 
 /* Region @name has @calls calls in @threads threads, and each pair read @per times apart. */
@@ -146,7 +148,7 @@ static void test_errors(void)
 	CU_ASSERT_EQUAL(pmc_region_reset(), -ENODEV);
 	CU_ASSERT_EQUAL(pmc_region_nr_events(), 0);
 	setup();
-	CU_ASSERT_EQUAL(pmc_region_init_backend(&fake, NULL, NEV, names), -EALREADY);
+	CU_ASSERT_EQUAL(pmc_region_init_backend(&fake, NULL, NEV, names, NULL), -EALREADY);
 	expect_err(pmc_region_init(NULL), -EALREADY, "already set up");
 	expect_err(pmc_region_end("never"), -ENOENT, "'never': it is not open in this thread");
 	CU_ASSERT_EQUAL(pmc_region_begin("z"), 0);
@@ -438,7 +440,7 @@ static char *report(enum report_format fmt, const struct region_table *t, const 
 	FILE *f = open_memstream(&buf, len);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	region_report_print(f, &r, ev, t, runs);
+	region_report_print(f, &r, ev, t, runs, NULL);
 	fclose(f);
 	return buf;
 }
@@ -508,6 +510,195 @@ static void test_setup_errors(void)
 	pmc_region_teardown();
 }
 
+/*
+ * Metrics of regions (Skylake's data, forced): tma_info_thread_ipc from
+ * the fake's counts (each pair counts 1 instruction and 2 cycles: 0.5),
+ * a refused metric, and the set-up's errors.
+ */
+#define SKL_CPUID "GenuineIntel-6-5E-3"
+
+static const char *const mnames[NEV] = { "INST_RETIRED.ANY", "CPU_CLK_UNHALTED.THREAD", "branches" };
+static const char *const nocycles[NEV] = { "INST_RETIRED.ANY", "branches", "llc-misses" };
+
+static void test_metrics(void)
+{
+	struct pmc_metric_info mi;
+	double v = -1;
+	char *out;
+	int i;
+
+	setenv("PMCDRV_FORCE_CPUID", SKL_CPUID, 1);
+	fake_read_err = 0;
+	CU_ASSERT_EQUAL_FATAL(pmc_region_init_backend(&fake, NULL, NEV, mnames,
+						      "tma_info_thread_ipc,tma_info_system_dram_bw_use"), 0);
+	CU_ASSERT_EQUAL(pmc_region_nr_metrics(), 2);
+	CU_ASSERT_EQUAL(pmc_region_metric_info(0, &mi), 0);
+	CU_ASSERT_STRING_EQUAL(mi.name, "tma_info_thread_ipc");
+	CU_ASSERT_PTR_NULL(mi.refused);
+	CU_ASSERT_EQUAL(pmc_region_metric_info(1, &mi), 0);
+	CU_ASSERT_PTR_NOT_NULL(mi.refused);
+	expect_err(pmc_region_metric_info(2, &mi), -ERANGE, "no metric 2 (2 asked for)");
+	expect_err(pmc_region_metric("a", 0, &v), -ENOENT, "no region 'a'");
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(pmc_region_begin("a"), 0);
+		CU_ASSERT_EQUAL(pmc_region_end("a"), 0);
+	}
+	CU_ASSERT_EQUAL(pmc_region_metric("a", 0, &v), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 0.5, 1e-12);
+	expect_err(pmc_region_metric("a", 1, &v), -EOPNOTSUPP,
+		   "metric 'tma_info_system_dram_bw_use' cannot be computed: ");
+	expect_err(pmc_region_metric("a", 2, &v), -ERANGE, "no metric 2");
+	/* a region begun but never ended has no counts: 0 / 0 is no value */
+	CU_ASSERT_EQUAL(pmc_region_begin("open"), 0);
+	CU_ASSERT_EQUAL(pmc_region_metric("open", 0, &v), 0);
+	CU_ASSERT(isnan(v));
+	CU_ASSERT_EQUAL(pmc_region_end("open"), 0);
+	out = capture_print();
+	CU_ASSERT_STRING_EQUAL(out,
+		"region threads        calls           msec INST_RETIRED.ANY CPU_CLK_UNHALTED.THREAD"
+		"         branches tma_info_thread_ipc\n"
+		"a            1            3       0.000030                3                       6"
+		"                9                0.50\n"
+		"open         1            1       0.000010                1                       2"
+		"                3                0.50\n");
+	free(out);
+	pmc_region_teardown();
+	CU_ASSERT_EQUAL(pmc_region_nr_metrics(), 0);
+	expect_err(pmc_region_metric("a", 0, &v), -ENODEV, "not set up");
+
+	/* The set-up's errors: nothing is set up after them. */
+	expect_err(pmc_region_init_backend(&fake, NULL, NEV, mnames, "no_such_metric"), -EINVAL,
+		   "PMCDRV_REGIONS_METRICS / metrics 'no_such_metric': ");
+	expect_err(pmc_region_init_backend(&fake, NULL, NEV, nocycles, "tma_info_thread_ipc"), -EINVAL,
+		   "the metrics need the event CPU_CLK_UNHALTED.THREAD, which the session does not count");
+	CU_ASSERT_EQUAL(pmc_region_nr_events(), 0);
+	CU_ASSERT_EQUAL(pmc_region_nr_metrics(), 0);
+	pmc_region_teardown();
+	/* perf's generic names count the same as the model's: instructions is INST_RETIRED.ANY */
+	CU_ASSERT_EQUAL(pmc_region_init_backend(&fake, NULL, NEV, names, "tma_info_thread_ipc"), 0);
+	CU_ASSERT_EQUAL(pmc_region_begin("g"), 0);
+	CU_ASSERT_EQUAL(pmc_region_end("g"), 0);
+	CU_ASSERT_EQUAL(pmc_region_metric("g", 0, &v), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 0.5, 1e-12);
+	pmc_region_teardown();
+	unsetenv("PMCDRV_FORCE_CPUID");
+}
+
+/* pmcctl run --regions -M: each region's metric in the text, CSV and JSON reports. */
+static void test_report_metrics(void)
+{
+	static const char text[] =
+		"pmcdrv-regions 1 10 2\n"
+		"r 10 10 2 3000000 2000000 4000000 multiply\n"
+		"r 10 10 1 500 100 0 idle\n";
+	static struct region_table t;
+	static struct count_opts co;
+	struct count_metrics cm;
+	struct report r = { .format = REPORT_TEXT, .sep = ";", .target = "'./prog'" };
+	char err[256], *out = NULL;
+	size_t len;
+	FILE *f;
+	int fmt;
+
+	setenv("PMCDRV_FORCE_CPUID", SKL_CPUID, 1);
+	memset(&t, 0, sizeof(t));
+	memset(&co, 0, sizeof(co));
+	CU_ASSERT_EQUAL_FATAL(count_metrics_setup(&cm, &co, "tma_info_thread_ipc", false, "run"), 0);
+	CU_ASSERT_EQUAL_FATAL(co.events.n, 2);
+	CU_ASSERT_EQUAL_FATAL(region_table_add(&t, text, strlen(text), err, sizeof(err)), 0);
+	for (fmt = 0; fmt < 3; fmt++) {
+		r.format = fmt == 0 ? REPORT_TEXT : fmt == 1 ? REPORT_CSV : REPORT_JSON;
+		f = open_memstream(&out, &len);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		region_report_print(f, &r, &co.events, &t, 1, &cm);
+		fclose(f);
+		if (getenv("PMCDRV_SHOW"))
+			fputs(out, stdout);
+		if (r.format == REPORT_TEXT) {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out,
+				"\n region multiply:\n"
+				"                                                         #     0.50 tma_info_thread_ipc\n"
+				" region idle:\n"
+				"                                                         #      n/a tma_info_thread_ipc\n\n"));
+		} else if (r.format == REPORT_CSV) {
+			CU_ASSERT_STRING_EQUAL(out,
+				"region;multiply;1;2;3.000000;2000000;INST_RETIRED.ANY;0.50;tma_info_thread_ipc\n"
+				"region;multiply;1;2;3.000000;4000000;CPU_CLK_UNHALTED.THREAD;;\n"
+				"region;idle;1;1;0.000500;100;INST_RETIRED.ANY;;tma_info_thread_ipc\n"
+				"region;idle;1;1;0.000500;0;CPU_CLK_UNHALTED.THREAD;;\n");
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"events\": [{\"event\": \"INST_RETIRED.ANY\", "
+				"\"counter-value\": 2000000.000000}, {\"event\": \"CPU_CLK_UNHALTED.THREAD\", "
+				"\"counter-value\": 4000000.000000}], \"metrics\": [{\"metric-value\": 0.500000, "
+				"\"metric-unit\": \"tma_info_thread_ipc\"}]}\n"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"metrics\": [{\"metric-value\": null, "
+				"\"metric-unit\": \"tma_info_thread_ipc\"}]}\n"));
+			json_lines_ok_at(__FILE__, __LINE__, "regions -M JSON", out, len);
+			jq_check_at(__FILE__, __LINE__, "regions -M JSON", out, len, 2);
+		}
+		free(out);
+		out = NULL;
+	}
+	count_metrics_close(&cm);
+	unsetenv("PMCDRV_FORCE_CPUID");
+}
+
+/*
+ * run -M's refusal by this PMU (metric_refused()): on a PMU whose CPUID.0AH
+ * marks branch misses unavailable (the guest's default model), a metric of
+ * BR_MISP_RETIRED.ALL_BRANCHES is refused naming it; the IPC is not; a PMU
+ * that says nothing (no perfmon) refuses nothing; libpmc's own reasons come first.
+ */
+static void test_metric_refused(void)
+{
+	struct pmc_metric_env env;
+	struct pmc_metrics *ms = NULL;
+	struct pmc_metric_info mi;
+	struct pmcdrv_info info;
+	char err[512], buf[512];
+	const char *why;
+	unsigned int i, seen = 0;
+
+	setenv("PMCDRV_FORCE_CPUID", SKL_CPUID, 1);
+	memset(&info, 0, sizeof(info));
+	info.perfmon_version = 2;
+	info.num_gp = 4;
+	info.gp_width = 48;
+	info.num_fixed = 3;
+	info.fixed_width = 48;
+	info.events_len = 7;
+	info.events_avail = 0x7f & ~(1U << 6);	/* bit 6: branch misses retired */
+	info.avail_mask = 0xfULL | (0x7ULL << 32);
+	pmc_metric_env_init(&env, false);
+	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL_CPUID, "tma_info_thread_ipc,tma_info_bad_spec_ipmispredict,"
+					       "tma_info_system_dram_bw_use", &env, &ms, err, sizeof(err)), 0);
+	for (i = 0; i < pmc_metrics_nr(ms); i++) {
+		CU_ASSERT_EQUAL_FATAL(pmc_metrics_info(ms, i, &mi), 0);
+		why = metric_refused(ms, i, &info, buf, sizeof(buf));
+		if (!strcmp(mi.name, "tma_info_thread_ipc")) {
+			CU_ASSERT_PTR_NULL(why);
+			seen++;
+		} else if (!strcmp(mi.name, "tma_info_bad_spec_ipmispredict")) {
+			CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+			CU_ASSERT_STRING_EQUAL(why, "its event BR_MISP_RETIRED.ALL_BRANCHES cannot be counted here: "
+					       "CPUID.0AH marks this architectural event unavailable on this CPU");
+			/* no PMU at all: the count says so, not each metric */
+			info.perfmon_version = 0;
+			CU_ASSERT_PTR_NULL(metric_refused(ms, i, &info, buf, sizeof(buf)));
+			CU_ASSERT_PTR_NULL(metric_refused(ms, i, NULL, buf, sizeof(buf)));
+			info.perfmon_version = 2;
+			seen++;
+		} else if (!strcmp(mi.name, "tma_info_system_dram_bw_use")) {
+			CU_ASSERT_PTR_NOT_NULL(why);
+			CU_ASSERT_PTR_EQUAL(why, mi.refused);
+			seen++;
+		}
+	}
+	CU_ASSERT_EQUAL(seen, 3);
+	pmc_metrics_close(ms);
+	unsetenv("PMCDRV_FORCE_CPUID");
+}
+
 static const struct unit_test tests[] = {
 	{ "set-up errors", test_setup_errors },
 	{ "counts and reset", test_counts },
@@ -521,6 +712,9 @@ static const struct unit_test tests[] = {
 	{ "machine form round trip", test_round_trip },
 	{ "malformed tables", test_bad_tables },
 	{ "pmcctl report", test_report },
+	{ "metrics of regions", test_metrics },
+	{ "pmcctl report with -M", test_report_metrics },
+	{ "run -M: a metric this PMU cannot count", test_metric_refused },
 };
 
 void register_region_tests(void)

@@ -32,6 +32,7 @@ void register_pmu_events_tests(void);	/* tests/unit/test_pmu_events.c */
 void register_metric_tests(void);	/* tests/unit/test_metric.c */
 void register_mpi_tests(void);		/* tests/unit/test_mpi.c */
 void register_merge_tests(void);	/* tests/unit/test_merge.c */
+void register_plot_tests(void);		/* tests/unit/test_plot.c */
 void register_expo_tests(void);		/* tests/unit/test_expo.c */
 
 #endif /* PMCDRV_UNIT_H */

@@ -214,6 +214,9 @@ uint64_t pmc_self_event_value(const struct pmcdrv_self_event *e, uint64_t pmc);
  *                           session's events with _SESSION, else the events
  *                           of the session opened (default: pmcctl run's set)
  *   PMCDRV_REGIONS_DEVICE   the device to open (default /dev/pmcdrv)
+ *   PMCDRV_REGIONS_METRICS  metrics or groups (pmcctl's -M syntax) computed
+ *                           per region: pmc_region_metric(), and columns of
+ *                           pmc_region_print()'s table
  *
  * Machine form, one record a line, fields separated by one blank, the
  * name last (it may contain blanks): a header "pmcdrv-regions 1 PID NEVENTS",
@@ -238,13 +241,24 @@ struct pmc_region_config {
 	const char *events;	/* -e syntax; NULL: $PMCDRV_REGIONS_EVENTS or pmcctl run's default */
 	const char *device;	/* NULL: $PMCDRV_REGIONS_DEVICE or /dev/pmcdrv */
 	const char *report;	/* at exit as $PMCDRV_REGIONS; NULL: $PMCDRV_REGIONS or no report */
+	/*
+	 * Metrics or metric groups of this CPU's model (pmcctl's -M syntax,
+	 * pmc_metrics_open()); NULL: $PMCDRV_REGIONS_METRICS or none.  A
+	 * session of our own counts their events after @events' (only theirs
+	 * when @events and $PMCDRV_REGIONS_EVENTS are NULL); pmcctl's session
+	 * must count them already (pmcctl run --regions -M does).
+	 */
+	const char *metrics;
 };
 
 /*
  * Set the region API up now (NULL @cfg: from the environment only).
  * -EALREADY when it is set up already (by the environment or a first
- * begin); -EINVAL: a bad event list or variable (pmc_region_error() names
- * it); the errors of pmc_session_open/config/attach otherwise.
+ * begin); -EINVAL: a bad event list or variable, an unknown metric, or a
+ * metric's event pmcctl's session does not count (pmc_region_error() names
+ * it); -E2BIG: the metrics need more than PMCDRV_MAX_EVENTS events;
+ * -ENODEV: metrics asked for and no metric data for this CPU's model; the
+ * errors of pmc_session_open/config/attach otherwise.
  */
 int pmc_region_init(const struct pmc_region_config *cfg);
 /*
@@ -283,11 +297,38 @@ int pmc_region_get(const char *name, struct pmc_region_stats *st);
 /* Number of the session's events, and the name of event @i (NULL when out of range). */
 unsigned int pmc_region_nr_events(void);
 const char *pmc_region_event_name(unsigned int i);
+/*
+ * Metrics of a region: those the config's metrics (or $PMCDRV_REGIONS_METRICS)
+ * name, computed from the region's totals over the threads as
+ * pmc_metrics_eval() computes them from a whole run's counts.  An event
+ * is matched whatever its :u/:k, and duration_time is the region's
+ * time_ns (counted time, not wall-clock).  Metrics need all their events
+ * counted at once: more than the PMU's counters make the session
+ * multiplex, and a multiplexing session has no self-read (begin fails
+ * with -EOPNOTSUPP).
+ *
+ * pmc_region_nr_metrics(): how many (0 when none or not set up);
+ * pmc_region_metric_info(): metric @i's name, unit, scale and, when it
+ * cannot be computed, why (refused); -ERANGE, -ENODEV.
+ */
+struct pmc_metric_info;	/* "metrics", below */
+unsigned int pmc_region_nr_metrics(void);
+int pmc_region_metric_info(unsigned int i, struct pmc_metric_info *info);
+/*
+ * Metric @i of region @name into *@value, ScaleUnit applied (a value in
+ * info.unit: 12.5 for 12.5 %); NAN when it has none (a division by zero,
+ * a region never completed).  -ENOENT: no such region; -ENODEV: not set
+ * up; -ERANGE: no metric @i; -EOPNOTSUPP: a refused metric (the message
+ * says why); -EDOM: a '%' by zero.
+ */
+int pmc_region_metric(const char *name, unsigned int i, double *value);
 /* Zero every region's counts in every thread (names stay).  -ENODEV: not set up. */
 int pmc_region_reset(void);
 /*
  * The table of all regions, totals over threads, in the order they were
- * first begun: region, threads, calls, time (msec), each event.
+ * first begun: region, threads, calls, time (msec), each event, then each
+ * metric that can be computed (ScaleUnit applied, 2 decimals, "n/a" when
+ * it has no value).
  * -ENODEV: not set up; -EIO: a write failed.
  */
 int pmc_region_print(FILE *f);

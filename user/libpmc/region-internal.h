@@ -20,10 +20,12 @@ struct pmc_region_backend {
 
 /*
  * Set the region API up with @be on @ctx and @n events named @names instead
- * of a session (no environment read, no report at exit).  -EALREADY when set up.
+ * of a session (no environment read, no report at exit), with the metrics
+ * @metrics names (NULL: none; their events must be among @names).
+ * -EALREADY when set up; pmc_region_init()'s metric errors.
  */
 int pmc_region_init_backend(const struct pmc_region_backend *be, void *ctx, unsigned int n,
-			    const char *const *names);
+			    const char *const *names, const char *metrics);
 /*
  * Forget everything: the table, every thread's records, the session.  Only
  * when no other thread that used regions is alive (the unit tests).

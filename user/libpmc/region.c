@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,6 +74,9 @@ static struct {
 	unsigned int nr_regions;
 	char names[PMC_REGION_MAX][PMC_REGION_NAME_MAX];
 	struct thread_regions *threads;
+	/* The metrics asked for (NULL: none) and, per event of theirs, its index among the session's. */
+	struct pmc_metrics *ms;
+	unsigned int mev[PMCDRV_MAX_EVENTS];
 	/* The report at exit: the machine form to report_fd, or text to report_path. */
 	int report_fd;
 	char *report_path;
@@ -242,7 +246,10 @@ static int report_setup(const char *report)
 	return 0;
 }
 
-/* Events named in @events (-e syntax) or, with none, the default set of the session's PMU. */
+/*
+ * Events named in @events (-e syntax) or, with none, the default set of the
+ * session's PMU (none when metrics are asked for: theirs are added after).
+ */
 static int event_list(struct pmc_evlist *l, const char *events, struct pmc_session *s)
 {
 	struct pmcdrv_info info;
@@ -256,12 +263,105 @@ static int event_list(struct pmc_evlist *l, const char *events, struct pmc_sessi
 			return fail(err, "PMCDRV_REGIONS_EVENTS / events: %s", msg);
 		return 0;
 	}
-	if (!s)
+	if (!s || tab.ms)
 		return 0;
 	err = pmc_session_info(s, &info);
 	if (err)
 		return fail(err, "regions: pmcdrv INFO: %s", strerror(-err));
 	pmc_evlist_default(l, &info);
+	return 0;
+}
+
+/* ---- metrics: computed from a region's counts ----------------------------- */
+/* Do @a and @b count the same, whatever their :u/:k and counter? */
+static bool same_count(const struct pmcdrv_event *a, const struct pmcdrv_event *b)
+{
+	const uint32_t modes = PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL | PMCDRV_EVF_NO_FIXED;
+
+	return a->type == b->type && (a->flags & ~modes) == (b->flags & ~modes) && a->event == b->event &&
+	       a->umask == b->umask && a->cmask == b->cmask && a->sw_id == b->sw_id && a->extra == b->extra;
+}
+
+/* One event in the -e syntax into @ev; false when it does not parse as one event. */
+static bool parse_one(const char *name, struct pmcdrv_event *ev)
+{
+	struct pmc_evlist l;
+	char msg[MSG_LEN];
+
+	memset(&l, 0, sizeof(l));
+	if (pmc_evlist_parse(&l, name, msg, sizeof(msg)) || l.n != 1)
+		return false;
+	*ev = l.ev[0].ev;
+	return true;
+}
+
+/* Compile @list (pmcctl's -M syntax) for this CPU's model into tab.ms. */
+static int metrics_open(const char *list)
+{
+	struct pmc_metric_env env;
+	char msg[MSG_LEN] = "";
+	int err;
+
+	pmc_metric_env_init(&env, false);
+	err = pmc_metrics_open(NULL, list, &env, &tab.ms, msg, sizeof(msg));
+	if (err)
+		return fail(err, "PMCDRV_REGIONS_METRICS / metrics '%s': %s", list, msg);
+	if (pmc_metrics_nr_events(tab.ms) > PMCDRV_MAX_EVENTS)
+		return fail(-E2BIG, "PMCDRV_REGIONS_METRICS / metrics '%s': they need %u events, more than "
+			    "the %d a session counts; ask for fewer metrics", list,
+			    pmc_metrics_nr_events(tab.ms), PMCDRV_MAX_EVENTS);
+	return 0;
+}
+
+/* Append the metrics' events that @l does not count yet (a session of our own). */
+static int metrics_add_events(struct pmc_evlist *l)
+{
+	struct pmcdrv_event ev;
+	unsigned int i, j;
+	const char *name;
+
+	for (i = 0; tab.ms && i < pmc_metrics_nr_events(tab.ms); i++) {
+		name = pmc_metrics_event(tab.ms, i);
+		if (!parse_one(name, &ev))
+			return fail(-EINVAL, "regions: the metric event '%s' does not parse", name);
+		for (j = 0; j < l->n && !same_count(&l->ev[j].ev, &ev); j++)
+			;
+		if (j < l->n)
+			continue;
+		if (l->n == PMCDRV_MAX_EVENTS)
+			return fail(-E2BIG, "regions: the events and the metrics' events are more than %d; "
+				    "ask for fewer", PMCDRV_MAX_EVENTS);
+		snprintf(l->ev[l->n].name, sizeof(l->ev[l->n].name), "%s", name);
+		l->ev[l->n].ev = ev;
+		l->ev[l->n].ev.group = 0;
+		l->n++;
+	}
+	return 0;
+}
+
+/* Each metric event's index among the session's events (tab.ev_names), into tab.mev. */
+static int metrics_map(void)
+{
+	struct pmcdrv_event ev, sev[PMCDRV_MAX_EVENTS];
+	bool ok[PMCDRV_MAX_EVENTS];
+	unsigned int i, j;
+	const char *name;
+
+	if (!tab.ms)
+		return 0;
+	for (j = 0; j < tab.nr_events; j++)
+		ok[j] = parse_one(tab.ev_names[j], &sev[j]);
+	for (i = 0; i < pmc_metrics_nr_events(tab.ms); i++) {
+		name = pmc_metrics_event(tab.ms, i);
+		if (!parse_one(name, &ev))
+			return fail(-EINVAL, "regions: the metric event '%s' does not parse", name);
+		for (j = 0; j < tab.nr_events && !(ok[j] && same_count(&sev[j], &ev)); j++)
+			;
+		if (j == tab.nr_events)
+			return fail(-EINVAL, "regions: the metrics need the event %s, which the session does "
+				    "not count; add it to the session's events (pmcctl run -M adds it)", name);
+		tab.mev[i] = j;
+	}
 	return 0;
 }
 
@@ -332,6 +432,8 @@ static int open_session(const char *device, const char *events)
 	if (err)
 		return fail(err, "regions: cannot open %s: %s%s", path, strerror(-err), open_hint(err, true));
 	err = event_list(&l, events, tab.s);
+	if (!err)
+		err = metrics_add_events(&l);
 	if (err)
 		return err;
 	if (!l.n)
@@ -373,15 +475,22 @@ static int setup_locked(const struct pmc_region_config *cfg)
 	const char *report = cfg && cfg->report ? cfg->report : secure_getenv("PMCDRV_REGIONS");
 	const char *events = cfg && cfg->events ? cfg->events : secure_getenv("PMCDRV_REGIONS_EVENTS");
 	const char *device = cfg && cfg->device ? cfg->device : secure_getenv("PMCDRV_REGIONS_DEVICE");
+	const char *metrics = cfg && cfg->metrics ? cfg->metrics : secure_getenv("PMCDRV_REGIONS_METRICS");
 	const char *session = secure_getenv("PMCDRV_REGIONS_SESSION");
 	int err;
 
 	err = make_key();
 	if (!err)
 		err = report_setup(report);
+	if (!err && metrics && *metrics)
+		err = metrics_open(metrics);
 	if (!err)
 		err = session && *session ? adopt_session(session, events) : open_session(device, events);
+	if (!err)
+		err = metrics_map();
 	if (err) {
+		pmc_metrics_close(tab.ms);
+		tab.ms = NULL;
 		pmc_session_close(tab.s);
 		tab.s = NULL;
 		tab.nr_events = 0;
@@ -411,7 +520,7 @@ int pmc_region_init(const struct pmc_region_config *cfg)
 }
 
 int pmc_region_init_backend(const struct pmc_region_backend *be, void *ctx, unsigned int n,
-			    const char *const *names)
+			    const char *const *names, const char *metrics)
 {
 	unsigned int i;
 	int err = 0;
@@ -429,7 +538,16 @@ int pmc_region_init_backend(const struct pmc_region_backend *be, void *ctx, unsi
 		tab.nr_events = n;
 		for (i = 0; i < n; i++)
 			snprintf(tab.ev_names[i], sizeof(tab.ev_names[i]), "%s", names[i]);
-		tab.ready = true;
+		if (metrics)
+			err = metrics_open(metrics);
+		if (!err)
+			err = metrics_map();
+		if (err) {
+			pmc_metrics_close(tab.ms);
+			tab.ms = NULL;
+			tab.nr_events = 0;
+		}
+		tab.ready = !err;
 	}
 	pthread_mutex_unlock(&tab.lock);
 	return err;
@@ -688,24 +806,90 @@ static void sum_locked(unsigned int id, struct pmc_region_stats *st)
 	}
 }
 
-int pmc_region_get(const char *name, struct pmc_region_stats *st)
+/* The totals of region @name into @st, under tab.lock. */
+static int get_locked(const char *name, struct pmc_region_stats *st)
 {
 	unsigned int i;
-	int err = 0;
 
-	pthread_mutex_lock(&tab.lock);
-	if (!tab.ready) {
-		err = fail(-ENODEV, "regions: not set up (no region was begun)");
-		goto unlock;
-	}
+	if (!tab.ready)
+		return fail(-ENODEV, "regions: not set up (no region was begun)");
 	for (i = 0; i < tab.nr_regions; i++)
 		if (name && !strcmp(tab.names[i], name))
 			break;
 	if (i == tab.nr_regions)
-		err = fail(-ENOENT, "no region '%s'", name ? name : "(null)");
+		return fail(-ENOENT, "no region '%s'", name ? name : "(null)");
+	sum_locked(i, st);
+	return 0;
+}
+
+int pmc_region_get(const char *name, struct pmc_region_stats *st)
+{
+	int err;
+
+	pthread_mutex_lock(&tab.lock);
+	err = get_locked(name, st);
+	pthread_mutex_unlock(&tab.lock);
+	return err;
+}
+
+unsigned int pmc_region_nr_metrics(void)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&tab.lock);
+	n = tab.ready && tab.ms ? pmc_metrics_nr(tab.ms) : 0;
+	pthread_mutex_unlock(&tab.lock);
+	return n;
+}
+
+int pmc_region_metric_info(unsigned int i, struct pmc_metric_info *info)
+{
+	int err;
+
+	pthread_mutex_lock(&tab.lock);
+	if (!tab.ready)
+		err = fail(-ENODEV, "regions: not set up (no region was begun)");
+	else if (!tab.ms || i >= pmc_metrics_nr(tab.ms))
+		err = fail(-ERANGE, "regions: no metric %u (%u asked for)", i, tab.ms ? pmc_metrics_nr(tab.ms) : 0);
 	else
-		sum_locked(i, st);
-unlock:
+		err = pmc_metrics_info(tab.ms, i, info);
+	pthread_mutex_unlock(&tab.lock);
+	return err;
+}
+
+/* Metric @i of totals @st, ScaleUnit applied, under tab.lock. */
+static int metric_locked(unsigned int i, const struct pmc_region_stats *st, double *value)
+{
+	double counts[PMCDRV_MAX_EVENTS];
+	struct pmc_metric_info mi;
+	unsigned int k;
+	int err;
+
+	if (!tab.ms || i >= pmc_metrics_nr(tab.ms))
+		return fail(-ERANGE, "regions: no metric %u (%u asked for)", i, tab.ms ? pmc_metrics_nr(tab.ms) : 0);
+	pmc_metrics_info(tab.ms, i, &mi);
+	if (mi.refused)
+		return fail(-EOPNOTSUPP, "regions: metric '%s' cannot be computed: %s", mi.name, mi.refused);
+	for (k = 0; k < pmc_metrics_nr_events(tab.ms); k++)
+		counts[k] = (double)st->values[tab.mev[k]];
+	err = pmc_metrics_eval(tab.ms, i, counts, (double)st->time_ns / 1e9, value);
+	if (err == -EDOM)
+		return fail(err, "regions: metric '%s' has no value: a '%%' by zero", mi.name);
+	if (err)
+		return fail(err, "regions: metric '%s': %s", mi.name, strerror(-err));
+	*value *= mi.scale;
+	return 0;
+}
+
+int pmc_region_metric(const char *name, unsigned int i, double *value)
+{
+	struct pmc_region_stats st;
+	int err;
+
+	pthread_mutex_lock(&tab.lock);
+	err = get_locked(name, &st);
+	if (!err)
+		err = metric_locked(i, &st, value);
 	pthread_mutex_unlock(&tab.lock);
 	return err;
 }
@@ -758,8 +942,10 @@ int pmc_region_reset(void)
 static int print_locked(FILE *f)
 {
 	struct pmc_region_stats st;
-	int namew = (int)strlen("region"), w[PMCDRV_MAX_EVENTS];
-	unsigned int id, i;
+	struct pmc_metric_info mi;
+	int namew = (int)strlen("region"), w[PMCDRV_MAX_EVENTS], mw[PMCDRV_MAX_EVENTS];
+	unsigned int id, i, nm = tab.ms ? pmc_metrics_nr(tab.ms) : 0;
+	double v;
 
 	for (id = 0; id < tab.nr_regions; id++)
 		if ((int)strlen(tab.names[id]) > namew)
@@ -770,6 +956,13 @@ static int print_locked(FILE *f)
 		w[i] = w[i] < 16 ? 16 : w[i];
 		fprintf(f, " %*s", w[i], tab.ev_names[i]);
 	}
+	/* then each metric that can be computed: its value with ScaleUnit, "n/a" when it has none */
+	for (i = 0; i < nm && i < PMCDRV_MAX_EVENTS; i++) {
+		pmc_metrics_info(tab.ms, i, &mi);
+		mw[i] = mi.refused ? 0 : (int)strlen(mi.name) < 10 ? 10 : (int)strlen(mi.name);
+		if (!mi.refused)
+			fprintf(f, " %*s", mw[i], mi.name);
+	}
 	fputc('\n', f);
 	for (id = 0; id < tab.nr_regions; id++) {
 		sum_locked(id, &st);
@@ -777,6 +970,14 @@ static int print_locked(FILE *f)
 			(unsigned long long)st.calls, (double)st.time_ns / 1e6);
 		for (i = 0; i < tab.nr_events; i++)
 			fprintf(f, " %*llu", w[i], (unsigned long long)st.values[i]);
+		for (i = 0; i < nm && i < PMCDRV_MAX_EVENTS; i++) {
+			if (!mw[i])
+				continue;
+			if (metric_locked(i, &st, &v) || isnan(v) || isinf(v))
+				fprintf(f, " %*s", mw[i], "n/a");
+			else
+				fprintf(f, " %*.2f", mw[i], v);
+		}
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;
@@ -885,6 +1086,8 @@ void pmc_region_teardown(void)
 	drop_threads_locked();
 	pmc_session_close(tab.s);
 	tab.s = NULL;
+	pmc_metrics_close(tab.ms);
+	tab.ms = NULL;
 	free(tab.report_path);
 	tab.report_path = NULL;
 	tab.report_fd = -1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "libpmc.h"
+#include "metrics.h"
 #include "output.h"
 #include "pmcctl.h"
 
@@ -24,6 +25,9 @@ struct list_ctx {
 	bool json;
 	unsigned int shown;
 	char groups[4096];	/* --metrics: the groups seen, ";g1;g2;" */
+	struct pmc_metric_env env;	/* --metrics: this machine's, to compile each metric */
+	struct pmcdrv_info info;	/* ... and its PMU, to say which cannot be computed here */
+	bool have_info;
 };
 
 static bool has_word(const char *s, const char *word)
@@ -42,7 +46,8 @@ static void list_usage(FILE *f)
 	      "               events), pmu, events (libpfm4's, with umasks)\n"
 	      "  -m, --metrics  the model's metrics instead (perf's, for -M): name, groups,\n"
 	      "               description and formula; WORD keeps those whose name, group or\n"
-	      "               description contains it; with --json: source, model, metrics, groups\n"
+	      "               description contains it; with --json: source, model, metrics, groups;\n"
+	      "               a metric run -M cannot compute here says why (\"refused\")\n"
 	      "  -h, --help   this text\n\n"
 	      "exit codes: 0 ok (also when nothing matches WORD), 2 usage error\n", f);
 }
@@ -313,14 +318,49 @@ static void note_groups(struct list_ctx *c, const char *groups)
 	}
 }
 
+/*
+ * Why run -M cannot compute metric @mi here (into @buf), as count_metrics_setup()
+ * refuses it, or NULL: the metric compiled alone for this model and PMU.
+ */
+static const char *metric_refusal(struct list_ctx *c, const struct pmc_metric_info *mi, char *buf,
+				  size_t len)
+{
+	struct pmc_metrics *ms = NULL;
+	struct pmc_metric_info one;
+	const char *why = NULL;
+	char err[256] = "";
+	unsigned int i;
+
+	if (pmc_metrics_open(NULL, mi->name, &c->env, &ms, err, sizeof(err))) {
+		snprintf(buf, len, "it does not compile: %s", err);
+		return buf;
+	}
+	for (i = 0; i < pmc_metrics_nr(ms); i++) {
+		if (pmc_metrics_info(ms, i, &one) || strcmp(one.name, mi->name))
+			continue;
+		why = metric_refused(ms, i, c->have_info ? &c->info : NULL, buf, len);
+		if (why && why != buf) {
+			/* libpmc's text lives with @ms */
+			snprintf(buf, len, "%s", why);
+			why = buf;
+		}
+		break;
+	}
+	pmc_metrics_close(ms);
+	return why;
+}
+
 static int show_metric(const struct pmc_metric_info *mi, void *arg)
 {
 	struct list_ctx *c = arg;
+	const char *refused;
+	char why[512];
 
 	if (!has_word(mi->name, c->word) && !has_word(mi->groups, c->word) &&
 	    !has_word(mi->desc, c->word))
 		return 0;
 	note_groups(c, mi->groups);
+	refused = metric_refusal(c, mi, why, sizeof(why));
 	if (c->json) {
 		printf("%s\n  {\"name\":", c->shown++ ? "," : "");
 		json_string(stdout, mi->name);
@@ -334,6 +374,11 @@ static int show_metric(const struct pmc_metric_info *mi, void *arg)
 		json_string(stdout, mi->desc);
 		printf(",\"expr\":");
 		json_string(stdout, mi->expr);
+		printf(",\"refused\":");
+		if (refused)
+			json_string(stdout, refused);
+		else
+			fputs("null", stdout);
 		putchar('}');
 		return 0;
 	}
@@ -350,6 +395,8 @@ static int show_metric(const struct pmc_metric_info *mi, void *arg)
 	if (*mi->unit)
 		printf("  (x %g, in %s)", mi->scale, mi->unit);
 	putchar('\n');
+	if (refused)
+		printf("      cannot be computed here: %s\n", refused);
 	return 0;
 }
 
@@ -357,6 +404,12 @@ static void list_metrics(struct list_ctx *c)
 {
 	const char *source, *model;
 	int err = pmc_kernel_model(&source, &model);
+
+	pmc_metric_env_init(&c->env, false);
+	c->have_info = metric_pmu_info(&c->info);
+
+	pmc_metric_env_init(&c->env, false);
+	c->have_info = metric_pmu_info(&c->info);
 
 	if (c->json) {
 		putchar('{');

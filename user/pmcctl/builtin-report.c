@@ -2,17 +2,14 @@
 /* pmcctl report: merge saved JSON outputs of run and stat, one column per rank (merge.c). */
 #include <errno.h>
 #include <getopt.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "gnuplot.h"
 #include "merge.h"
 #include "pmcctl.h"
-
-extern char **environ;
 
 static void report_usage(FILE *f)
 {
@@ -34,34 +31,6 @@ static void report_usage(FILE *f)
 	      "\n"
 	      "Exit status: 0 ok; 1 a file unreadable, not pmcctl's JSON, refused by --strict, or the\n"
 	      "plot failed; 2 usage.\n", f);
-}
-
-/* Run gnuplot on @script; -ENOENT when it is not installed. */
-static int run_gnuplot(const char *script)
-{
-	char *argv[] = { "gnuplot", (char *)script, NULL };
-	pid_t pid;
-	int st, err;
-
-	err = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-	if (err)
-		return -err;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
-}
-
-/* gnuplot's single-quoted string: a quote doubled. */
-static void gp_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s, f);
-	}
-	fputc('\'', f);
 }
 
 /* --plot: the bar chart of merge_plot_data() through gnuplot into @png. */
@@ -116,11 +85,11 @@ static int plot(const struct merge *m, const char *png)
 		err = -EIO;
 		goto out;
 	}
-	err = run_gnuplot(script);
+	err = gp_run(script);
 	gnuplot_ran = true;
 	if (err == -ENOENT)
 		fprintf(stderr, "pmcctl report: --plot needs gnuplot, which is not installed: "
-			"apt-get install gnuplot-nox\n");
+			GNUPLOT_INSTALL_HINT "\n");
 	else if (err)
 		fprintf(stderr, "pmcctl report: --plot: gnuplot failed to draw %s (%s)\n", png,
 			err == -EIO ? "it said why above" : strerror(-err));

@@ -308,7 +308,8 @@ static void regions_topdown_print(FILE *f, const struct report *r, const struct 
 }
 
 /* --regions: the table after the counts, or why there is none. */
-static void regions_print(FILE *f, const struct run_opts *o, const struct region_table *t)
+static void regions_print(FILE *f, const struct run_opts *o, const struct region_table *t,
+			  struct count_metrics *cm)
 {
 	char target[512];
 	struct report r = { .format = count_format(&o->c), .sep = o->c.csv_sep, .target = target };
@@ -323,7 +324,7 @@ static void regions_print(FILE *f, const struct run_opts *o, const struct region
 		return;
 	}
 	format_target(target, sizeof(target), o->argv);
-	region_report_print(f, &r, &o->c.events, t, t->runs);
+	region_report_print(f, &r, &o->c.events, t, t->runs, cm);
 	if (o->topdown)
 		regions_topdown_print(f, &r, &o->c.events, t, o->td_level);
 }
@@ -559,7 +560,7 @@ static int run(int argc, char **argv, int *status)
 	}
 	print_results(out, &o, &mpi, cm, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
 	if (regions)
-		regions_print(out, &o, regions);
+		regions_print(out, &o, regions, cm);
 	free(regions);
 	msr_counting_close(mc);
 	if (cm)

@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroups.h"
 #include "libpmc.h"
+#include "gnuplot.h"
 #include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
@@ -35,6 +37,10 @@ struct stat_opts {
 	unsigned int td_level;	/* --td-level; 0: the PMU's deepest */
 	char metric_list[1024];	/* -M */
 	struct count_metrics *cm;
+	struct pmcctl_cgroups cg;	/* -G, --for-each-cgroup: nr 0 without */
+	struct report_metric *cm_rows;	/* -M with -G: each cgroup's metrics */
+	const char *plot;	/* --plot: the picture drawn after the count */
+	FILE *plot_json;	/* with --plot: the intervals in JSON, for 'pmcctl plot' */
 };
 
 /* One counted CPU. */
@@ -44,6 +50,8 @@ struct stat_cpu {
 	struct pmc_session *s;
 	struct pmcdrv_read now;		/* the latest read */
 	struct pmcdrv_read prev;	/* at the last printed interval */
+	struct pmcdrv_read *cg_now;	/* with -G: each cgroup's, as now and prev */
+	struct pmcdrv_read *cg_prev;
 };
 
 static void stat_usage(FILE *f)
@@ -74,11 +82,21 @@ static void stat_usage(FILE *f)
 	      "                       'pmcctl run --help'); per CPU with -A, per interval with -I\n"
 	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest)\n"
 	      "  -M, --metrics LIST   metrics or metric groups, as for 'pmcctl run' (not with -A)\n"
+	      "  -G, --cgroup LIST    count only while tasks of these cgroups run, each cgroup (with\n"
+	      "                       its subtree) on its own rows: names relative to the cgroup v2\n"
+	      "                       mount (/sys/fs/cgroup), comma-separated; every event counts for\n"
+	      "                       every cgroup, as perf's --for-each-cgroup (perf's -G pairs\n"
+	      "                       cgroups with events one by one)\n"
+	      "      --for-each-cgroup REGEX   the same for every cgroup whose name matches one of\n"
+	      "                       these comma-separated extended regular expressions\n"
+	      "      --plot FILE      with -I: after the count, draw the intervals over time into\n"
+	      "                       FILE.png or FILE.svg, as 'pmcctl plot' (needs gnuplot)\n"
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Exit status: CMD's when one is given (128+N if a signal N killed it); without CMD,\n"
 	      "0 after -t, 128+N when signal N (Ctrl-C: 130) ended the count, as perf;\n"
-	      "1 failure or permission, 2 usage, 3 module or PMU unavailable, 4 counters busy,\n"
+	      "1 failure or permission, or --plot could not draw (when the status would be 0),\n"
+	      "2 usage, 3 module or PMU unavailable, 4 counters busy,\n"
 	      "126 CMD not executable, 127 CMD not found.\n", f);
 }
 
@@ -94,6 +112,9 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		{ "topdown", no_argument, NULL, 0x400 },
 		{ "td-level", required_argument, NULL, 0x401 },
 		{ "metrics", required_argument, NULL, 'M' },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "for-each-cgroup", required_argument, NULL, 0x403 },
+		{ "plot", required_argument, NULL, 0x402 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,7 +124,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "aC:AI:t:M:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "aC:AI:t:M:G:h", opts, NULL)) != -1) {
 		if (count_opt_owns(c)) {
 			ex = count_opt(&o->c, c, optarg, "stat");
 			if (ex)
@@ -144,6 +165,15 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 				return -EINVAL;
 			}
 			break;
+		case 'G':
+		case 0x403:	/* --for-each-cgroup */
+			ex = c == 'G' ? pmcctl_cgroups_parse(optarg, &o->cg, err, sizeof(err)) :
+					pmcctl_cgroups_match(optarg, &o->cg, err, sizeof(err));
+			if (ex) {
+				fprintf(stderr, "pmcctl stat: %s\n", err);
+				return -EINVAL;
+			}
+			break;
 		case 0x400:	/* --topdown */
 			o->topdown = true;
 			break;
@@ -153,6 +183,11 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 				return -EINVAL;
 			}
 			o->td_level = (unsigned int)n;
+			break;
+		case 0x402:	/* --plot */
+			if (!plot_output_ok(optarg, "stat --plot"))
+				return -EINVAL;
+			o->plot = optarg;
 			break;
 		case 'h':
 			stat_usage(stdout);
@@ -170,9 +205,25 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		fprintf(stderr, "pmcctl stat: --td-level goes with --topdown\n");
 		return -EINVAL;
 	}
+	if (o->plot && !o->interval_ms) {
+		fprintf(stderr, "pmcctl stat: --plot draws the counts over time: give -I MS too "
+			"(e.g. -I 100)\n");
+		return -EINVAL;
+	}
+	if (o->plot && !gp_available()) {
+		fprintf(stderr, "pmcctl stat: --plot needs gnuplot, which is not installed: "
+			GNUPLOT_INSTALL_HINT "\n");
+		return -EIO;
+	}
 	if (!o->all && !o->cpus_given) {
-		fprintf(stderr, "pmcctl stat: say which CPUs: -a (all) or -C LIST; "
-			"to count a command's own tasks use 'pmcctl run'\n");
+		fprintf(stderr, "pmcctl stat: say which CPUs: -a (all) or -C LIST; %s\n",
+			o->cg.nr ? "-G counts cgroups on whole CPUs, as perf's" :
+				   "to count a command's own tasks use 'pmcctl run'");
+		return -EINVAL;
+	}
+	if (o->cg.nr && o->topdown) {
+		fprintf(stderr, "pmcctl stat: -G and --for-each-cgroup go without --topdown (not there "
+			"yet); -M TopdownL1 gives each cgroup's level 1 where the model has it\n");
 		return -EINVAL;
 	}
 	if (optind < argc)
@@ -209,6 +260,18 @@ static int attach_error(unsigned int cpu, int err)
 	case -ENXIO:
 		fprintf(stderr, "pmcctl stat: CPU %u went offline; choose online CPUs with -C\n", cpu);
 		return -EINVAL;
+	case -ENOENT:
+		fprintf(stderr, "pmcctl stat: -G: a cgroup was removed before counting began; "
+			"name cgroups that exist\n");
+		return -EINVAL;
+	case -EBADF:
+		fprintf(stderr, "pmcctl stat: -G: the kernel does not take a cgroup as one of the "
+			"unified (v2) hierarchy; name cgroups under the cgroup2 mount\n");
+		return -EINVAL;
+	case -EOPNOTSUPP:
+		fprintf(stderr, "pmcctl stat: -G: this kernel has no cgroups (CONFIG_CGROUPS) or no "
+			"cgroup_attach_task tracepoint, so pmcdrv cannot count cgroups on it\n");
+		return -EIO;
 	default: {
 		char what[48];
 
@@ -222,8 +285,11 @@ static void close_cpus(struct stat_cpu *cpus, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		pmc_session_close(cpus[i].s);
+		free(cpus[i].cg_now);
+		free(cpus[i].cg_prev);
+	}
 	free(cpus);
 }
 
@@ -264,7 +330,22 @@ static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
 			ex = session_error("stat", "cannot configure the events", err);
 			break;
 		}
-		err = pmc_session_attach_cpu(c->s, c->cpu);
+		if (o->cg.nr) {
+			int fds[PMCDRV_MAX_CGROUPS];
+
+			c->cg_now = calloc(o->cg.nr, sizeof(*c->cg_now));
+			c->cg_prev = calloc(o->cg.nr, sizeof(*c->cg_prev));
+			if (!c->cg_now || !c->cg_prev) {
+				fprintf(stderr, "pmcctl stat: out of memory\n");
+				ex = -EIO;
+				break;
+			}
+			for (i = 0; i < o->cg.nr; i++)
+				fds[i] = o->cg.v[i].fd;
+			err = pmc_session_attach_cgroups(c->s, c->cpu, fds, o->cg.nr);
+		} else {
+			err = pmc_session_attach_cpu(c->s, c->cpu);
+		}
 		if (err) {
 			ex = attach_error(c->cpu, err);
 			break;
@@ -296,13 +377,17 @@ static int start_cpus(struct stat_cpu *cpus, unsigned int n)
 	return 0;
 }
 
-static int read_cpus(struct stat_cpu *cpus, unsigned int n)
+static int read_cpus(struct stat_cpu *cpus, unsigned int n, unsigned int ncg)
 {
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < n; i++) {
+		unsigned int j;
+
 		err = pmc_session_read(cpus[i].s, &cpus[i].now);
+		for (j = 0; !err && cpus[i].cg_now && j < ncg; j++)
+			err = pmc_session_read_cgroup(cpus[i].s, j, &cpus[i].cg_now[j]);
 		if (err) {
 			char what[48];
 
@@ -314,6 +399,26 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n)
 }
 
 /*
+ * -M with -G: each cgroup's metrics from its own rows (ev->n of them, one
+ * cgroup after another), beside its rows.
+ */
+static void cgroup_metrics(const struct stat_opts *o, const struct pmc_evlist *ev,
+			   const struct report_row *rows, double elapsed, struct report *r)
+{
+	unsigned int g, k, n = 0;
+
+	for (g = 0; g < o->cg.nr; g++) {
+		count_metrics_eval(o->cm, rows + g * ev->n, ev->n, elapsed, r, "stat");
+		for (k = 0; k < r->nr_metrics; k++) {
+			o->cm_rows[n] = r->metrics[k];
+			o->cm_rows[n++].row += g * ev->n;
+		}
+	}
+	r->metrics = o->cm_rows;
+	r->nr_metrics = n;
+}
+
+/*
  * Print now - prev (prev zero for the whole run) of every CPU, summed or per
  * CPU.  @interval: seconds since the start with -I, < 0 otherwise;
  * @elapsed: the seconds the counts cover (the interval with -I).
@@ -322,7 +427,8 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 			 struct stat_cpu *cpus, unsigned int n, double interval, double elapsed,
 			 bool first)
 {
-	unsigned int nrows = o->per_cpu ? ev->n * n : ev->n, e, i, k = 0;
+	unsigned int ncg = o->cg.nr ? o->cg.nr : 1, g;
+	unsigned int nrows = (o->per_cpu ? ev->n * n : ev->n) * ncg, e, i, k = 0;
 	struct report_row *rows = calloc(nrows, sizeof(*rows));
 	char target[300], list[256];
 	double t_run = 0;
@@ -349,24 +455,30 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 		t_run += (double)(cpus[i].now.time_running - cpus[i].prev.time_running);
 	/* Summed: the CPUs' time together, as perf; per CPU: one CPU's. */
 	r.time_running = o->per_cpu ? t_run / n : t_run;
+	for (g = 0; g < ncg; g++)
 	for (e = 0; e < ev->n; e++) {
+		const char *cgroup = o->cg.nr ? o->cg.v[g].name : NULL;
 		struct pmcdrv_read d = { .nr_events = 1 };
 		double sum = 0, ena_sum = 0, run_sum = 0, ena, run;
 		bool mux = false;
 
 		/* perf: each CPU's count scaled, or the sums of counts and times scaled. */
 		for (i = 0; i < n; i++) {
-			d.values[0] = cpus[i].now.values[e] - cpus[i].prev.values[e];
-			d.times[0].time_enabled = cpus[i].now.times[e].time_enabled -
-						  cpus[i].prev.times[e].time_enabled;
-			d.times[0].time_running = cpus[i].now.times[e].time_running -
-						  cpus[i].prev.times[e].time_running;
+			const struct pmcdrv_read *now = o->cg.nr ? &cpus[i].cg_now[g] : &cpus[i].now;
+			const struct pmcdrv_read *prev = o->cg.nr ? &cpus[i].cg_prev[g] : &cpus[i].prev;
+
+			d.values[0] = now->values[e] - prev->values[e];
+			d.times[0].time_enabled = now->times[e].time_enabled -
+						  prev->times[e].time_enabled;
+			d.times[0].time_running = now->times[e].time_running -
+						  prev->times[e].time_running;
 			d.flags = cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED;
 			ena = (double)d.times[0].time_enabled;
 			run = (double)d.times[0].time_running;
 			mux |= cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED;
 			if (o->per_cpu) {
 				rows[k] = (struct report_row){ .ev = &ev->ev[e], .cpu = cpus[i].label,
+							       .cgroup = cgroup,
 							       .value = count_value(&o->c, &d, 0) };
 				count_row_times(&rows[k++], cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED,
 						ena, run);
@@ -379,17 +491,27 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 			if (mux && !o->c.no_scale)
 				sum = run_sum > 0 && run_sum < ena_sum ?
 				      floor(sum * ena_sum / run_sum) : run_sum > 0 ? sum : 0;
-			rows[k] = (struct report_row){ .ev = &ev->ev[e], .value = sum };
+			rows[k] = (struct report_row){ .ev = &ev->ev[e], .cgroup = cgroup,
+						       .value = sum };
 			count_row_times(&rows[k++], mux, ena_sum, run_sum);
 		}
 	}
-	if (o->cm)
+	if (o->cm && o->cg.nr)
+		cgroup_metrics(o, ev, rows, elapsed, &r);
+	else if (o->cm)
 		count_metrics_eval(o->cm, rows, nrows, elapsed, &r, "stat");
 	if (o->topdown)
 		report_print_topdown(f, &r, rows, nrows, o->td_level, first);
 	else
 		report_print(f, &r, rows, nrows);
 	fflush(f);
+	if (o->plot_json) {	/* the same interval once more, as JSON for the plot */
+		r.format = REPORT_JSON;
+		if (o->topdown)
+			report_print_topdown(o->plot_json, &r, rows, nrows, o->td_level, first);
+		else
+			report_print(o->plot_json, &r, rows, nrows);
+	}
 	free(rows);
 }
 
@@ -498,6 +620,18 @@ static int on_signal(int sig, pid_t pid, int *status)
 	return sig == SIGUSR1 || sig == SIGUSR2 ? 0 : sig;
 }
 
+/* Where the next interval starts: now. */
+static void next_interval(struct stat_cpu *cpus, unsigned int n, unsigned int ncg)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		cpus[i].prev = cpus[i].now;
+		if (ncg)
+			memcpy(cpus[i].cg_prev, cpus[i].cg_now, ncg * sizeof(*cpus[i].cg_now));
+	}
+}
+
 /*
  * Count until CMD exits, the duration ends or a signal says stop, printing
  * each interval with -I.  Sets *status (CMD's wait status), *stop_sig
@@ -511,7 +645,6 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 	double interval = (double)o->interval_ms / 1000.0, next_print, end, t, wait;
 	struct timespec ts;
 	siginfo_t si;
-	unsigned int i;
 	int sig, ex, r;
 
 	*t_last = t0;
@@ -528,14 +661,13 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 		if (t >= end)
 			break;
 		if (t >= next_print) {
-			ex = read_cpus(cpus, n);
+			ex = read_cpus(cpus, n, o->cg.nr);
 			if (ex)
 				return ex;
 			/* Rates such as CPUs utilized are per interval. */
 			print_counts(f, o, ev, cpus, n, t - t0, t - *t_last, *t_last == t0);
 			*t_last = t;
-			for (i = 0; i < n; i++)
-				cpus[i].prev = cpus[i].now;
+			next_interval(cpus, n, o->cg.nr);
 			/* A late wake-up skips the intervals it missed, as perf does. */
 			while (next_print <= t)
 				next_print += interval;
@@ -582,6 +714,7 @@ static int stat_cpus(int argc, char **argv, int *code)
 	double t0, t, t_last;
 	pid_t pid = 0;
 	FILE *out;
+	char plot_path[] = "/tmp/pmcctl-stat-plot.XXXXXX";
 
 	*code = EXIT_OK;
 	ex = parse_stat_opts(argc, argv, &o);
@@ -597,6 +730,14 @@ static int stat_cpus(int argc, char **argv, int *code)
 		if (ex)
 			return ex;
 		o.cm = &metrics;
+		if (o.cg.nr) {
+			o.cm_rows = calloc((size_t)o.cg.nr * PMCDRV_MAX_EVENTS, sizeof(*o.cm_rows));
+			if (!o.cm_rows) {
+				count_metrics_close(o.cm);
+				fprintf(stderr, "pmcctl stat: out of memory\n");
+				return -EIO;
+			}
+		}
 	}
 	if (o.topdown) {
 		ex = count_topdown_setup(&o.c, &o.td_level, "stat");
@@ -618,6 +759,21 @@ static int stat_cpus(int argc, char **argv, int *code)
 	out = count_output(&o.c, "stat");
 	if (!out)
 		return -EIO;
+	if (o.plot) {
+		int fd = mkstemp(plot_path);
+
+		o.plot_json = fd >= 0 ? fdopen(fd, "w+") : NULL;
+		if (!o.plot_json) {
+			fprintf(stderr, "pmcctl stat: --plot: a temporary file: %s\n", strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(plot_path);
+			}
+			if (out != stderr)
+				fclose(out);
+			return -EIO;
+		}
+	}
 
 	take_signals(&g);
 	ex = open_cpus(&o, &events, &cpus, &n);
@@ -634,7 +790,7 @@ static int stat_cpus(int argc, char **argv, int *code)
 	}
 	ex = count_loop(out, &o, &events, cpus, n, t0, pid, &g, &status, &stop_sig, &t_last);
 	if (!ex)
-		ex = read_cpus(cpus, n);
+		ex = read_cpus(cpus, n, o.cg.nr);
 	t = now_s();
 	if (!ex) {
 		if (o.interval_ms) {
@@ -649,6 +805,11 @@ static int stat_cpus(int argc, char **argv, int *code)
 		}
 		for (i = 0; i < n; i++)
 			report_read_warnings("stat", &cpus[i].now);
+		for (i = 0; i < o.cg.nr && n; i++) {
+			if (cpus[0].cg_now[i].flags & PMCDRV_READ_CGROUP_REMOVED)
+				fprintf(stderr, "pmcctl stat: cgroup '%s' was removed while counted: its "
+					"counts are those until then\n", o.cg.v[i].name);
+		}
 		/* As perf: CMD's status, or 128 + the signal that ended the count. */
 		*code = pid > 0 ? child_exit_code(status) : stop_sig ? 128 + stop_sig : EXIT_OK;
 	} else if (pid > 0) {
@@ -657,12 +818,26 @@ static int stat_cpus(int argc, char **argv, int *code)
 out_cpus:
 	close_cpus(cpus, n);
 out_close:
+	pmcctl_cgroups_free(&o.cg);
+	free(o.cm_rows);
 	if (o.cm)
 		count_metrics_close(o.cm);
 	/* The signals stay blocked: a late Ctrl-C must not cut the exit short. */
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl stat: -o %s: %s\n", o.c.out_path, strerror(errno));
-		return -EIO;
+		ex = ex ? ex : -EIO;
+	}
+	if (o.plot_json) {
+		if (fclose(o.plot_json) && !ex) {
+			fprintf(stderr, "pmcctl stat: --plot: %s: %s\n", plot_path, strerror(errno));
+			ex = -EIO;
+		}
+		/* Drawn after a count that ended well; a failed drawing fails only a run that did not. */
+		if (!ex && plot_draw(plot_path, o.plot, NULL, NULL, "stat --plot"))
+			*code = *code ? *code : EXIT_FAIL;
+		else if (!ex)
+			fprintf(stderr, "pmcctl stat: wrote %s\n", o.plot);
+		unlink(plot_path);
 	}
 	return ex;
 }

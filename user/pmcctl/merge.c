@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pmcctl report: saved run/stat JSON outputs merged into one table per rank. */
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonread.h"
 #include "merge.h"
 #include "output.h"
 
@@ -24,18 +24,6 @@ struct parsed {
 	struct item *it;
 	unsigned int n, cap;
 };
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 static bool streq0(const char *a, const char *b)
 {
@@ -93,44 +81,13 @@ static void parsed_free(struct parsed *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static const char *get_str(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static bool get_num(json_object *o, const char *key, double *out)
-{
-	json_object *v = get(o, key);
-
-	if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-		return false;
-	*out = json_object_get_double(v);
-	return true;
-}
-
-static int get_int(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_int) ? (int)json_object_get_int64(v) : -1;
-}
-
 /* A metric-value / metric-unit pair of @o as a metric of @region; 0 if @o has none. */
 static int add_metric(struct parsed *p, json_object *o, const char *region)
 {
-	const char *unit = get_str(o, "metric-unit");
+	const char *unit = jr_str(o, "metric-unit");
 	double v;
 
-	if (!unit || !get_num(o, "metric-value", &v))
+	if (!unit || !jr_num(o, "metric-value", &v))
 		return 0;
 	return item_add(p, region, unit, MERGE_METRIC, v, true);
 }
@@ -144,19 +101,19 @@ static int add_region(struct parsed *p, json_object *o, const char *region)
 	size_t i;
 	int ret = 0;
 
-	if (get_num(o, "calls", &v))
+	if (jr_num(o, "calls", &v))
 		ret = item_add(p, region, "calls", MERGE_REGION_STAT, v, true);
-	if (!ret && get_num(o, "msec", &v))
+	if (!ret && jr_num(o, "msec", &v))
 		ret = item_add(p, region, "msec", MERGE_REGION_STAT, v, true);
-	arr = get(o, "events");
+	arr = jr_get(o, "events");
 	for (i = 0; !ret && arr && json_object_is_type(arr, json_type_array) &&
 		    i < json_object_array_length(arr); i++) {
 		e = json_object_array_get_idx(arr, i);
-		name = get_str(e, "event");
-		if (name && get_num(e, "counter-value", &v))
+		name = jr_str(e, "event");
+		if (name && jr_num(e, "counter-value", &v))
 			ret = item_add(p, region, name, MERGE_EVENT, v, true);
 	}
-	arr = get(o, "topdown");
+	arr = jr_get(o, "topdown");
 	for (i = 0; !ret && arr && json_object_is_type(arr, json_type_array) &&
 		    i < json_object_array_length(arr); i++)
 		ret = add_metric(p, json_object_array_get_idx(arr, i), region);
@@ -171,23 +128,23 @@ static char *dup_or_null(const char *s)
 /* The identity object of 'pmcctl run' under an MPI launcher (mpi.h). */
 static int add_identity(struct merge_input *in, json_object *o)
 {
-	const char *host = get_str(o, "host"), *model = get_str(o, "cpu-model");
+	const char *host = jr_str(o, "host"), *model = jr_str(o, "cpu-model");
 
 	free(in->host);
 	free(in->cpu_model);
 	in->host = dup_or_null(host);
 	in->cpu_model = dup_or_null(model);
-	in->rank = get_int(o, "rank");
-	in->local_rank = get_int(o, "local-rank");
-	in->world_size = get_int(o, "world-size");
+	in->rank = jr_int(o, "rank");
+	in->local_rank = jr_int(o, "local-rank");
+	in->world_size = jr_int(o, "world-size");
 	return (host && !in->host) || (model && !in->cpu_model) ? -ENOMEM : 0;
 }
 
 /* One line: what kind of object it is, and its values into @p. */
 static int parse_object(struct merge_input *in, struct parsed *p, json_object *o, bool *known)
 {
-	const char *event = get_str(o, "event"), *region = get_str(o, "region");
-	bool per_part = get(o, "cpu") || get(o, "interval");
+	const char *event = jr_str(o, "event"), *region = jr_str(o, "region");
+	bool per_part = jr_get(o, "cpu") || jr_get(o, "interval");
 	json_object *cv;
 	double v;
 	int ret;
@@ -196,19 +153,19 @@ static int parse_object(struct merge_input *in, struct parsed *p, json_object *o
 	if (region)
 		return add_region(p, o, region);
 	if (event) {
-		cv = get(o, "counter-value");
+		cv = jr_get(o, "counter-value");
 		if (cv && json_object_is_type(cv, json_type_string))
 			ret = item_add(p, NULL, event, MERGE_EVENT, 0, false);	/* "<not counted>" */
-		else if (get_num(o, "counter-value", &v))
+		else if (jr_num(o, "counter-value", &v))
 			ret = item_add(p, NULL, event, MERGE_EVENT, v, true);
 		else
 			return *known = false, 0;
 		/* A ratio does not add up over CPUs or intervals: only a total's. */
 		return ret ? ret : per_part ? 0 : add_metric(p, o, NULL);
 	}
-	if (get(o, "rank-variable") && get(o, "host"))
+	if (jr_get(o, "rank-variable") && jr_get(o, "host"))
 		return add_identity(in, o);
-	if (get(o, "metric-unit"))
+	if (jr_get(o, "metric-unit"))
 		return per_part ? 0 : add_metric(p, o, NULL);
 	*known = false;
 	return 0;
@@ -227,14 +184,14 @@ static int parse_file(struct merge_input *in, struct parsed *p, char *err, size_
 	int ret = 0;
 
 	if (!f)
-		return fail(err, errlen, errno == ENOENT ? -ENOENT : -EIO, "%s: %s", in->file, strerror(errno));
+		return jr_fail(err, errlen, errno == ENOENT ? -ENOENT : -EIO, "%s: %s", in->file, strerror(errno));
 	while (!ret && (len = getline(&line, &cap, f)) >= 0) {
 		ln++;
 		if (strspn(line, " \t\r\n") == (size_t)len)
 			continue;
 		o = json_tokener_parse_verbose(line, &jerr);
 		if (!o || !json_object_is_type(o, json_type_object)) {
-			ret = fail(err, errlen, -EINVAL, "%s:%u: not a JSON object (%s): give the output of "
+			ret = jr_fail(err, errlen, -EINVAL, "%s:%u: not a JSON object (%s): give the output of "
 				   "'pmcctl run -j' or 'pmcctl stat -j'", in->file, ln,
 				   o ? "another JSON value" : json_tokener_error_desc(jerr));
 			json_object_put(o);
@@ -243,17 +200,17 @@ static int parse_file(struct merge_input *in, struct parsed *p, char *err, size_
 		ret = parse_object(in, p, o, &known);
 		json_object_put(o);
 		if (ret == -ENOMEM)
-			fail(err, errlen, ret, "out of memory");
+			jr_fail(err, errlen, ret, "out of memory");
 		else if (!ret && !known)
-			ret = fail(err, errlen, -EINVAL, "%s:%u: a JSON object that is neither an event, a metric, "
+			ret = jr_fail(err, errlen, -EINVAL, "%s:%u: a JSON object that is neither an event, a metric, "
 				   "a region nor a rank's identity of 'pmcctl run -j' or 'pmcctl stat -j'",
 				   in->file, ln);
 		objects++;
 	}
 	if (!ret && ferror(f))
-		ret = fail(err, errlen, -EIO, "%s: %s", in->file, strerror(errno));
+		ret = jr_fail(err, errlen, -EIO, "%s: %s", in->file, strerror(errno));
 	if (!ret && !objects)
-		ret = fail(err, errlen, -EINVAL, "%s: empty: no counts in it", in->file);
+		ret = jr_fail(err, errlen, -EINVAL, "%s: empty: no counts in it", in->file);
 	free(line);
 	fclose(f);
 	return ret;
@@ -330,7 +287,7 @@ static int event_sets(struct merge *m, const struct parsed *p, bool strict, char
 				ret = list_add(&list, p[i].it[j].name);
 		if (!ret && list) {
 			if (strict)
-				ret = fail(err, errlen, -EINVAL, "the files count different events: %s has %s, "
+				ret = jr_fail(err, errlen, -EINVAL, "the files count different events: %s has %s, "
 					   "which not every other file has (without --strict the report merges "
 					   "the events all files have)", m->in[i].file, list);
 			else
@@ -370,7 +327,7 @@ static int models(struct merge *m, bool strict, char *err, size_t errlen)
 		free(one);
 	}
 	if (!ret && strict)
-		ret = fail(err, errlen, -EINVAL, "the files come from different CPU models (%s); without "
+		ret = jr_fail(err, errlen, -EINVAL, "the files come from different CPU models (%s); without "
 			   "--strict the report merges them and says so", list);
 	else if (!ret)
 		ret = note(m, "the files come from different CPU models: %s", list);
@@ -512,18 +469,18 @@ int merge_files(struct merge *m, char **files, unsigned int n, bool strict, char
 
 	memset(m, 0, sizeof(*m));
 	if (!n)
-		return fail(err, errlen, -EINVAL, "no files to report on");
+		return jr_fail(err, errlen, -EINVAL, "no files to report on");
 	m->in = calloc(n, sizeof(*m->in));
 	p = calloc(n, sizeof(*p));
 	if (!m->in || !p) {
 		free(p);
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return jr_fail(err, errlen, -ENOMEM, "out of memory");
 	}
 	m->n_in = n;
 	for (i = 0; i < n && !ret; i++) {
 		m->in[i].file = strdup(files[i]);
 		m->in[i].rank = m->in[i].local_rank = m->in[i].world_size = -1;
-		ret = m->in[i].file ? 0 : fail(err, errlen, -ENOMEM, "out of memory");
+		ret = m->in[i].file ? 0 : jr_fail(err, errlen, -ENOMEM, "out of memory");
 	}
 	for (i = 0; i < n && !ret; i++)
 		ret = parse_file(&m->in[i], &p[i], err, errlen);
@@ -548,10 +505,10 @@ int merge_files(struct merge *m, char **files, unsigned int n, bool strict, char
 		else
 			in->label = strdup(base ? base + 1 : in->file), ret = !in->label;
 		if (ret)
-			ret = fail(err, errlen, -ENOMEM, "out of memory");
+			ret = jr_fail(err, errlen, -ENOMEM, "out of memory");
 		for (j = 0; j < i && !ret; j++)
 			if (!strcmp(m->in[j].label, in->label))
-				ret = fail(err, errlen, -EINVAL, "%s and %s are both %s: give the files of one run "
+				ret = jr_fail(err, errlen, -EINVAL, "%s and %s are both %s: give the files of one run "
 					   "(one per rank)", m->in[j].file, in->file, in->label);
 	}
 	if (!ret)
@@ -567,7 +524,7 @@ int merge_files(struct merge *m, char **files, unsigned int n, bool strict, char
 	if (!ret)
 		ret = build_rows(m, p);
 	if (ret == -ENOMEM)
-		fail(err, errlen, ret, "out of memory");
+		jr_fail(err, errlen, ret, "out of memory");
 	for (i = 0; i < n; i++)
 		parsed_free(&p[i]);
 	free(p);

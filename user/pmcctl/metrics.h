@@ -16,12 +16,26 @@ struct count_metrics {
 	unsigned int ev[PMCDRV_MAX_EVENTS];	/* the set's event i: its index in the event list */
 	struct report_metric out[PMCDRV_MAX_EVENTS];
 	bool warned;				/* the multiplexing note was given */
+	bool noted[PMCDRV_MAX_EVENTS];		/* metric k's "no value" note was given */
 };
+
+/* This CPU's PMU as the module describes it, else as CPUID does; false when neither answers. */
+bool metric_pmu_info(struct pmcdrv_info *info);
+
+/*
+ * Why metric @m of @ms cannot be computed here, or NULL: libpmc's reason
+ * (uncore, another PMU, ...), else, with @info, the first of its events that
+ * this PMU cannot count and why (CPUID.0AH marks an architectural event
+ * unavailable, ...), written into @buf.
+ */
+const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct pmcdrv_info *info,
+			   char *buf, size_t len);
 
 /*
  * -M @list: compile the metrics for this CPU's model (@system_wide: perf's
  * #core_wide) and add their events to co's, once each (an event -e already
- * has is shared).  A refused metric named in @list, an unknown name, or
+ * has is shared).  A metric is refused when libpmc refuses it or this PMU
+ * cannot count one of its events (metric_refused()).  A refused metric named in @list, an unknown name, or
  * events that do not fit the list are explained (the fix included) and
  * return -EINVAL; a model without metrics -ENODEV.  A refused metric of a
  * group is left out with a warning.
@@ -31,7 +45,9 @@ int count_metrics_setup(struct count_metrics *cm, struct count_opts *co, const c
 
 /*
  * The metrics' values from @rows (one per event of the list, in its order)
- * into r->metrics, each beside the row of its first event.  @duration_s:
+ * into r->metrics, each beside the row of its first event.  A metric without
+ * a value gets a note on stderr, once, naming why (its inputs that counted 0
+ * or were not counted, else its formula's division by zero).  @duration_s:
  * wall-clock seconds (duration_time).  Returns true when an input of some
  * metric was multiplexed (its count scaled); the first time, a note on
  * stderr names the metrics.

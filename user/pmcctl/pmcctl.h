@@ -152,6 +152,17 @@ int cmd_stat(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+
+/*
+ * Draw the interval JSON @json into @out (.png or .svg) as 'pmcctl plot'
+ * does, only the @events and @metrics named when not NULL; messages name
+ * @cmd.  0; -EINVAL an unknown event or metric; -EIO otherwise.
+ */
+int plot_draw(const char *json, const char *out, const char *events, const char *metrics,
+	      const char *cmd);
+/* Does @out end in .png or .svg?  Says so when not. */
+bool plot_output_ok(const char *out, const char *cmd);
 
 /* Is kernel lockdown (integrity or confidentiality) in force? */
 bool lockdown_active(void);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "output.h"
 #include "regions.h"
 
@@ -160,6 +161,43 @@ static const char *ev_name(const struct pmc_evlist *ev, unsigned int i)
 	return ev && i < ev->n ? ev->ev[i].name : "event";
 }
 
+/*
+ * Region @row's metrics (its means over @runs; duration_time is its counted
+ * time) into r->metrics, each beside the row of its first event: how many.
+ */
+static unsigned int row_metrics(struct count_metrics *cm, const struct pmc_evlist *ev,
+				const struct region_table *t, const struct region_row *row,
+				unsigned int runs, struct report *r)
+{
+	struct report_row rows[PMCDRV_MAX_EVENTS];
+	unsigned int j;
+
+	r->nr_metrics = 0;
+	if (!cm || !ev || ev->n < t->nr_events)
+		return 0;
+	for (j = 0; j < t->nr_events; j++)
+		rows[j] = (struct report_row){ .ev = &ev->ev[j], .value = row->values[j] / runs };
+	count_metrics_eval(cm, rows, t->nr_events, row->time_ns / runs / 1e9, r, "run");
+	return r->nr_metrics;
+}
+
+/* Text: each region's metrics under its name, in perf's # column. */
+static void print_text_metrics(FILE *f, struct report *r, const struct pmc_evlist *ev,
+			       const struct region_table *t, unsigned int runs, struct count_metrics *cm)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < t->n; i++) {
+		if (!row_metrics(cm, ev, t, &t->rows[i], runs, r))
+			continue;
+		fprintf(f, " region %s:\n", t->rows[i].name);
+		for (k = 0; k < r->nr_metrics; k++)
+			report_metric(f, r, &r->metrics[k]);
+	}
+	if (r->nr_metrics)
+		fputc('\n', f);
+}
+
 static void print_text(FILE *f, const struct report *r, const struct pmc_evlist *ev,
 		       const struct region_table *t, unsigned int runs)
 {
@@ -195,26 +233,55 @@ static void print_text(FILE *f, const struct report *r, const struct pmc_evlist 
 	fputc('\n', f);
 }
 
-void region_report_print(FILE *f, const struct report *r, const struct pmc_evlist *ev,
-			 const struct region_table *t, unsigned int runs)
+/*
+ * CSV with metrics: each event line ends in the fields of its first metric
+ * (empty ones when it has none), and each further metric of the event has
+ * a line of its own with the other fields empty, as perf stat -M -x.
+ */
+static void csv_metrics(FILE *f, const struct report *r, const struct region_row *row, unsigned int j)
 {
+	static const struct report_metric none = { .name = "", .value = NAN };
+	unsigned int k, seen = 0;
+
+	for (k = 0; k < r->nr_metrics; k++) {
+		if (r->metrics[k].row != j)
+			continue;
+		if (seen++)
+			fprintf(f, "\nregion%s%s%s%s%s%s%s", r->sep, row->name, r->sep, r->sep, r->sep, r->sep,
+				r->sep);
+		report_metric(f, r, &r->metrics[k]);
+	}
+	if (!seen)
+		report_metric(f, r, &none);
+}
+
+void region_report_print(FILE *f, const struct report *r0, const struct pmc_evlist *ev,
+			 const struct region_table *t, unsigned int runs, struct count_metrics *cm)
+{
+	struct report rm = *r0, *r = &rm;
 	const char *s = r->sep;
-	unsigned int i, j;
+	unsigned int i, j, k;
 
 	if (!runs)
 		runs = 1;
 	if (r->format == REPORT_TEXT) {
 		print_text(f, r, ev, t, runs);
+		print_text_metrics(f, r, ev, t, runs, cm);
 		return;
 	}
 	for (i = 0; i < t->n; i++) {
 		const struct region_row *row = &t->rows[i];
+		bool metrics = row_metrics(cm, ev, t, row, runs, r) > 0;
 
 		if (r->format == REPORT_CSV) {
-			for (j = 0; j < t->nr_events; j++)
-				fprintf(f, "region%s%s%s%.0f%s%.0f%s%.6f%s%.0f%s%s\n", s, row->name, s,
+			for (j = 0; j < t->nr_events; j++) {
+				fprintf(f, "region%s%s%s%.0f%s%.0f%s%.6f%s%.0f%s%s", s, row->name, s,
 					row->threads / runs, s, row->calls / runs, s,
 					row->time_ns / runs / 1e6, s, row->values[j] / runs, s, ev_name(ev, j));
+				if (metrics)
+					csv_metrics(f, r, row, j);
+				fputc('\n', f);
+			}
 			continue;
 		}
 		fputs("{\"region\": ", f);
@@ -226,6 +293,16 @@ void region_report_print(FILE *f, const struct report *r, const struct pmc_evlis
 			json_string(f, ev_name(ev, j));
 			fprintf(f, ", \"counter-value\": %.6f}", row->values[j] / runs);
 		}
-		fputs("]}\n", f);
+		fputc(']', f);
+		if (metrics) {
+			fputs(", \"metrics\": [", f);
+			for (k = 0; k < r->nr_metrics; k++) {
+				fputs(k ? ", {" : "{", f);
+				report_metric(f, r, &r->metrics[k]);
+				fputc('}', f);
+			}
+			fputc(']', f);
+		}
+		fputs("}\n", f);
 	}
 }

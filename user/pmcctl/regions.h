@@ -13,6 +13,8 @@
 #include "libpmc.h"
 #include "report.h"
 
+struct count_metrics;
+
 /* One region: totals over the threads and processes (and runs) that ran it. */
 struct region_row {
 	char name[PMC_REGION_NAME_MAX];
@@ -44,8 +46,15 @@ int region_table_add(struct region_table *t, const char *buf, size_t len, char *
  * event names from @ev (as many as t->nr_events), in r->format (text
  * table; CSV lines "region,NAME,THREADS,CALLS,MSEC,VALUE,EVENT" per event
  * with r->sep; one JSON object a region).  @target as in the report.
+ * With @cm (run -M; NULL: none) each region's metrics too, from its means
+ * (duration_time: its counted time): text, a "region NAME:" block after
+ * the table with each metric in perf's # column; CSV, perf stat -M -x's two
+ * metric fields (",VALUE,UNIT", empty when none) at the end of each event
+ * line, a further metric of the same event on a line of its own with the
+ * region's name and the other fields empty; JSON, a "metrics" list of
+ * {"metric-value", "metric-unit"} objects (null: no value).
  */
 void region_report_print(FILE *f, const struct report *r, const struct pmc_evlist *ev,
-			 const struct region_table *t, unsigned int runs);
+			 const struct region_table *t, unsigned int runs, struct count_metrics *cm);
 
 #endif /* PMCDRV_PMCCTL_REGIONS_H */

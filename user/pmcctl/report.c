@@ -54,9 +54,15 @@ static bool is_clock(const struct pmc_evsel *e)
 	return !pmc_evsel_is_hw(e) && e->ev.sw_id == PMCDRV_SW_TASK_CLOCK;
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Rows of one CPU (or both totals) and one cgroup (or none). */
 static bool same_cpu(const struct report_row *a, const struct report_row *b)
 {
-	return (!a->cpu && !b->cpu) || (a->cpu && b->cpu && !strcmp(a->cpu, b->cpu));
+	return same_str(a->cpu, b->cpu) && same_str(a->cgroup, b->cgroup);
 }
 
 /* IPC for row @i if it is instructions and cycles of the same modifiers and CPU are there; else -1. */
@@ -130,7 +136,7 @@ static void csv_metric(FILE *f, const char *s, const struct report_metric *m)
 			metric_unit(m, ub, sizeof(ub)));
 }
 
-/* A JSON line's opening: the interval and the CPU when there are, each followed by ", ". */
+/* A JSON line's opening: the interval, CPU and cgroup when there are, each followed by ", ". */
 static void json_open(FILE *f, const struct report *r, const struct report_row *row)
 {
 	fputc('{', f);
@@ -139,6 +145,11 @@ static void json_open(FILE *f, const struct report *r, const struct report_row *
 	if (row->cpu) {
 		fputs("\"cpu\": ", f);
 		json_string(f, row->cpu + strlen("CPU"));
+		fputs(", ", f);
+	}
+	if (row->cgroup) {
+		fputs("\"cgroup\": ", f);
+		json_string(f, row->cgroup);
 		fputs(", ", f);
 	}
 }
@@ -184,6 +195,8 @@ static void print_csv(FILE *f, const struct report *r, const struct report_row *
 	else
 		fprintf(f, "%.*f%s%s%s%s", clock ? 2 : 0, v, s, clock ? "msec" : "", s,
 			row->ev->name);
+	if (row->cgroup)
+		fprintf(f, "%s%s", s, row->cgroup);
 	if (r->runs > 1)
 		fprintf(f, "%s%.2f%%", s, row->spread_pct);
 	fprintf(f, "%s%.0f%s%.2f", s, row_running(r, row), s, row_pct(row));
@@ -255,6 +268,13 @@ static void tl_report_metric(struct text_line *l, const struct report_metric *m)
 	tl_metric(l, val, metric_unit(m, ub, sizeof(ub)));
 }
 
+/* The count, unit and event columns blank, the metric in the # column. */
+static void tl_metric_alone(struct text_line *l, const struct report_metric *m)
+{
+	tl_printf(l, "%*s", COUNTS_LEN + 1 + UNIT_LEN + 1 + EVNAME_LEN, "");
+	tl_report_metric(l, m);
+}
+
 static void print_text(FILE *f, const struct report *r, const struct report_row *row, double v,
 		       double ipc, const struct report_metric *m)
 {
@@ -273,6 +293,8 @@ static void print_text(FILE *f, const struct report *r, const struct report_row 
 	else
 		tl_printf(&l, "%*s ", COUNTS_LEN, fmt_thousands((uint64_t)llround(v), buf, sizeof(buf)));
 	tl_printf(&l, "%-*s %-*s", UNIT_LEN, clock ? "msec" : "", EVNAME_LEN, row->ev->name);
+	if (row->cgroup)
+		tl_printf(&l, " %s", row->cgroup);
 	if (ipc >= 0) {
 		snprintf(val, sizeof(val), "%7.2f ", ipc);
 		tl_metric(&l, val, "insn per cycle");
@@ -320,7 +342,7 @@ static void print_metric_line(FILE *f, const struct report *r, const struct repo
 			      const struct report_metric *m)
 {
 	struct text_line l = { .n = 0 };
-	int fields = 5 + (r->runs > 1), i;
+	int fields = 5 + (r->runs > 1) + !!row->cgroup, i;
 
 	if (r->format == REPORT_JSON) {
 		json_open(f, r, row);
@@ -343,9 +365,22 @@ static void print_metric_line(FILE *f, const struct report *r, const struct repo
 		tl_printf(&l, "%*.9f ", INTERVAL_LEN, r->interval);
 	if (row->cpu)
 		tl_printf(&l, "%-*s ", CPU_LEN, "");
-	tl_printf(&l, "%*s", COUNTS_LEN + 1 + UNIT_LEN + 1 + EVNAME_LEN, "");
-	tl_report_metric(&l, m);
+	tl_metric_alone(&l, m);
 	tl_put(f, &l);
+}
+
+void report_metric(FILE *f, const struct report *r, const struct report_metric *m)
+{
+	struct text_line l = { .n = 0 };
+
+	if (r->format == REPORT_JSON) {
+		json_metric(f, m);
+	} else if (r->format == REPORT_CSV) {
+		csv_metric(f, r->sep, m);
+	} else {
+		tl_metric_alone(&l, m);
+		tl_put(f, &l);
+	}
 }
 
 void report_print(FILE *f, const struct report *r, const struct report_row *rows, unsigned int n)

@@ -34,6 +34,7 @@ enum report_format {
 struct report_row {
 	const struct pmc_evsel *ev;
 	const char *cpu;	/* "CPU3" with -A, NULL for a total */
+	const char *cgroup;	/* stat -G: the cgroup counted, after the event as perf prints it */
 	double value;		/* mean raw value: ns for task-clock */
 	double spread_pct;	/* acc_spread_pct() of the runs, 0 for one run */
 	/*
@@ -109,6 +110,14 @@ int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsign
  */
 void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
 			  unsigned int n, unsigned int level, bool header);
+
+/*
+ * One metric for a writer of its own (the region report): text, a line
+ * with the count, unit and event columns blank and the metric in perf's #
+ * column; CSV, its two fields (SEP value SEP unit, the value empty when it
+ * has none); JSON, its "metric-value" and "metric-unit" fields.
+ */
+void report_metric(FILE *f, const struct report *r, const struct report_metric *m);
 
 /* Text with -I: perf's column header, printed once before the first interval. */
 void report_interval_header(FILE *f, const struct report *r, bool per_cpu);

@@ -276,6 +276,10 @@ static int regions_env(const struct run_opts *o, struct pmc_session *s, int rfd)
 	snprintf(num, sizeof(num), "%d", sfd);
 	if (setenv("PMCDRV_REGIONS_SESSION", num, 1) || setenv("PMCDRV_REGIONS_EVENTS", names, 1))
 		return -errno;
+	/* -M: the program's pmc_region_metric() computes the same metrics */
+	if (o->metric_list[0] ? setenv("PMCDRV_REGIONS_METRICS", o->metric_list, 1) :
+				unsetenv("PMCDRV_REGIONS_METRICS"))
+		return -errno;
 	return 0;
 }
 
