@@ -108,7 +108,7 @@ static void serve_usage(FILE *f)
 	      "  -h, --help           this help\n"
 	      "\n"
 	      "Other paths answer 404, other methods than GET and HEAD 405. At most 32\n"
-	      "connections (8 per address), 10 s and 16 KiB of request each.\n"
+	      "connections (8 per address), 10 s of inactivity and 16 KiB of request each.\n"
 	      "\n"
 	      "Exit status: 0 stopped by SIGINT, SIGTERM or --duration; 1 failure (the address\n"
 	      "in use, a read or privilege drop that failed), 2 usage, 3 module or PMU\n"
