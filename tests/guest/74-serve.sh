@@ -206,6 +206,20 @@ if command -v nc >/dev/null; then
 	wait $nc_pid 2>/dev/null
 fi
 
+# ---- -M: a metric per CPU from the counts since the start ---------------------------------
+if have_pmu; then
+	out=$(pmcctl serve --once --duration 0.3 -M tma_info_thread_ipc 2>/tmp/serve.err)
+	expect_eq "serve --once -M tma_info_thread_ipc: exit 0" "$?" 0
+	check "-M: one pmcdrv_metric per CPU" \
+		test "$(grep -c '^pmcdrv_metric{metric="tma_info_thread_ipc",cpu="[0-9]*"} ' <<<"$out")" = "$(nproc)"
+	# CPU 0's value against its own instructions / cycles in the same exposition.
+	ipc=$(awk '/^pmcdrv_metric\{metric="tma_info_thread_ipc",cpu="0"\}/ { print $2 }' <<<"$out")
+	ins=$(awk '/^pmcdrv_events_total\{event="[^"]*INST_RETIRED\.ANY[^"]*".*cpu="0"/ { print $2 }' <<<"$out")
+	cyc=$(awk '/^pmcdrv_events_total\{event="[^"]*CPU_CLK_UNHALTED\.THREAD[^"]*".*cpu="0"/ { print $2 }' <<<"$out")
+	check "-M: CPU 0's IPC $ipc is its instructions / cycles ($ins / $cyc)" \
+		awk -v i="$ins" -v c="$cyc" -v m="$ipc" 'BEGIN { d = m - i / c; exit !(c > 0 && d < 1e-9 * (i / c) + 1e-12 && d > -1e-9 * (i / c) - 1e-12) }'
+fi
+
 # ---- -G: one cgroup's counts ------------------------------------------------------------
 grep -q ' - cgroup2 ' /proc/self/mountinfo || mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
 cg=/sys/fs/cgroup/pmcdrv-serve-test
