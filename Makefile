@@ -43,7 +43,7 @@ PMCCTL_SRCS	:= $(wildcard user/pmcctl/*.c)
 # pmcctl's pure formatting and parsing, also held against golden files and tables by the unit tests.
 REPORT_SRCS	:= user/pmcctl/output.c user/pmcctl/report.c user/pmcctl/regions.c user/pmcctl/sessions.c \
 		   user/pmcctl/topdown.c user/pmcctl/mpi.c user/pmcctl/merge.c user/pmcctl/metrics.c \
-		   user/pmcctl/jsonread.c user/pmcctl/gnuplot.c user/pmcctl/plot.c
+		   user/pmcctl/jsonread.c user/pmcctl/gnuplot.c user/pmcctl/plot.c user/pmcctl/expo.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
 # tests/guest/rankloop.c is an MPI program: MPICH's compiler wrapper builds it (MPICC).
 GUEST_C_SRCS	:= $(filter-out tests/guest/rankloop.c,$(wildcard tests/guest/*.c))
@@ -72,8 +72,9 @@ LIBPMC_LIBS	:= -lpfm -lpthread
 PUBLIC_HEADERS	:= user/libpmc/libpmc.h include/pmcdrv/pmu.h include/pmcdrv/shim.h
 MAN_PAGES	:= docs/pmcctl.1 docs/pmcdrv.4 $(wildcard docs/libpmc.3)
 PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
-# What pmcctl links besides libpmc: json-c, to read the JSON files 'pmcctl report' merges.
-PMCCTL_LIBS	:= -ljson-c
+# What pmcctl links besides libpmc: json-c, to read the JSON files 'pmcctl report' merges,
+# and libmicrohttpd, the HTTP server of 'pmcctl serve'.
+PMCCTL_LIBS	:= -ljson-c -lmicrohttpd
 UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS) $(LIBPMC_GEN_SRCS))
 
 .PHONY: FORCE all module user examples shared install uninstall install-udev uninstall-udev dkms-source dkms-install \

@@ -159,6 +159,7 @@ stage layers tests/layers-check.sh
 stage man tests/man-check.sh
 stage plot tests/plot-check.sh
 stage mpi tests/mpi-check.sh
+stage serve tests/serve-check.sh
 stage kbuild tests/kbuild-check.sh
 # QEMU before pkg: pkg's guest run uses the project's QEMU when it is built,
 # and on a fresh machine it is not built yet (it then ran on a CPU without

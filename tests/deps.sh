@@ -15,6 +15,9 @@ pkgs=(
 	# guest's MPI program is built with MPICH's mpicc, whose mpi.h is in libmpich-dev
 	# (only a Recommends of mpich), and MPICH goes into the guest image (tests/vm/run)
 	libjson-c-dev gnuplot-nox mpich libmpich-dev openmpi-bin
+	# pmcctl serve's HTTP server (libmicrohttpd12 goes into the guest image, tests/vm/run);
+	# promtool checks its expositions and recording rules (tests/serve-check.sh)
+	libmicrohttpd-dev prometheus
 	# kernel module build and its quality gates (sparse; checkpatch is fetched by tests/kbuild-check.sh)
 	"linux-headers-$flavour" linux-headers-rt-amd64 kmod sparse libelf-dev perl
 	# the guest lane: Debian's QEMU and firmware, busybox, perf, msr-tools, jq

@@ -33,5 +33,6 @@ void register_metric_tests(void);	/* tests/unit/test_metric.c */
 void register_mpi_tests(void);		/* tests/unit/test_mpi.c */
 void register_merge_tests(void);	/* tests/unit/test_merge.c */
 void register_plot_tests(void);		/* tests/unit/test_plot.c */
+void register_expo_tests(void);		/* tests/unit/test_expo.c */
 
 #endif /* PMCDRV_UNIT_H */

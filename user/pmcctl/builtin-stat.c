@@ -118,8 +118,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[256], *end;
-	cpu_set_t online;
+	char err[256];
 	long n;
 	int c, ex;
 
@@ -160,10 +159,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 			o->interval_ms = n;
 			break;
 		case 't':
-			errno = 0;
-			o->duration = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(o->duration > 0) ||
-			    o->duration > MAX_DURATION_S) {
+			if (!parse_seconds(optarg, MAX_DURATION_S, &o->duration)) {
 				fprintf(stderr, "pmcctl stat: -t '%s': give seconds, more than 0 (e.g. 1 or 0.5)\n",
 					optarg);
 				return -EINVAL;
@@ -237,49 +233,12 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		return -EINVAL;
 	}
 
-	ex = pmc_online_cpus(NULL, &online);
-	if (ex) {
-		fprintf(stderr, "pmcctl stat: reading the online CPUs: %s\n", strerror(-ex));
-		return -EIO;
-	}
-	if (!o->cpus_given) {
-		o->cpus = online;	/* -a */
-	} else {
-		cpu_set_t off;
-		char list[256], onl[256];
-
-		/* -a with -C: the list wins, as with perf. */
-		CPU_XOR(&off, &o->cpus, &online);
-		CPU_AND(&off, &off, &o->cpus);
-		if (CPU_COUNT(&off)) {
-			pmc_cpulist_format(&off, list, sizeof(list));
-			pmc_cpulist_format(&online, onl, sizeof(onl));
-			fprintf(stderr, "pmcctl stat: -C: CPU %s %s not online (online: %s)\n",
-				list, CPU_COUNT(&off) > 1 ? "are" : "is", onl);
-			return -EINVAL;
-		}
+	ex = cpus_choose(&o->cpus, o->cpus_given, "stat");
+	if (ex)
+		return ex;
+	/* -a with -C: the list wins, as with perf. */
+	if (o->cpus_given)
 		o->all = false;
-	}
-	return 0;
-}
-
-/* Context switches and migrations are counted per task; refuse them with their fix. */
-static int check_cpu_events(const struct pmc_evlist *l, bool defaults, struct pmc_evlist *out)
-{
-	unsigned int i;
-
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < l->n; i++) {
-		const struct pmc_evsel *e = &l->ev[i];
-
-		if (pmc_evsel_is_hw(e) || e->ev.sw_id == PMCDRV_SW_TASK_CLOCK) {
-			out->ev[out->n++] = *e;
-		} else if (!defaults) {
-			fprintf(stderr, "pmcctl stat: event '%s' is counted per task, not per CPU; "
-				"count it with 'pmcctl run'\n", e->name);
-			return -EINVAL;
-		}
-	}
 	return 0;
 }
 
@@ -788,7 +747,7 @@ static int stat_cpus(int argc, char **argv, int *code)
 	/* Per-task events the user gave are refused before the module is asked; defaults are filtered. */
 	defaults = !o.c.events.n;
 	if (!defaults) {
-		ex = check_cpu_events(&o.c.events, false, &events);
+		ex = cpu_events(&o.c.events, false, &events, "stat");
 		if (ex)
 			return ex;
 	}
@@ -796,7 +755,7 @@ static int stat_cpus(int argc, char **argv, int *code)
 	if (ex)
 		return ex;
 	if (defaults)
-		check_cpu_events(&o.c.events, true, &events);
+		cpu_events(&o.c.events, true, &events, "stat");
 	out = count_output(&o.c, "stat");
 	if (!out)
 		return -EIO;

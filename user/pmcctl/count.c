@@ -24,6 +24,64 @@ bool parse_long(const char *arg, long min, long max, long *out)
 	return true;
 }
 
+bool parse_seconds(const char *arg, double max, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (errno || *end || end == arg || !(d > 0) || d > max)
+		return false;
+	*out = d;
+	return true;
+}
+
+int cpus_choose(cpu_set_t *cpus, bool given, const char *cmd)
+{
+	char list[256], onl[256];
+	cpu_set_t online, off;
+	int err = pmc_online_cpus(NULL, &online);
+
+	if (err) {
+		fprintf(stderr, "pmcctl %s: reading the online CPUs: %s\n", cmd, strerror(-err));
+		return -EIO;
+	}
+	if (!given) {
+		*cpus = online;
+		return 0;
+	}
+	CPU_XOR(&off, cpus, &online);
+	CPU_AND(&off, &off, cpus);
+	if (CPU_COUNT(&off)) {
+		pmc_cpulist_format(&off, list, sizeof(list));
+		pmc_cpulist_format(&online, onl, sizeof(onl));
+		fprintf(stderr, "pmcctl %s: -C: CPU %s %s not online (online: %s)\n",
+			cmd, list, CPU_COUNT(&off) > 1 ? "are" : "is", onl);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cpu_events(const struct pmc_evlist *l, bool defaults, struct pmc_evlist *out, const char *cmd)
+{
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < l->n; i++) {
+		const struct pmc_evsel *e = &l->ev[i];
+
+		if (pmc_evsel_is_hw(e) || e->ev.sw_id == PMCDRV_SW_TASK_CLOCK) {
+			out->ev[out->n++] = *e;
+		} else if (!defaults) {
+			fprintf(stderr, "pmcctl %s: event '%s' is counted per task, not per CPU; "
+				"count it with 'pmcctl run'\n", cmd, e->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 bool count_opt_owns(int c)
 {
 	return c == COUNT_OPT_NO_SCALE || (c > 0 && c < 256 && c != ':' && strchr(COUNT_SHORTOPTS, c));

@@ -23,6 +23,7 @@ static const struct {
 	{ "stat", cmd_stat, "count whole CPUs: all (-a) or a list (-C), like perf stat -a" },
 	{ "report", cmd_report, "merge saved JSON outputs (one per MPI rank): sum, min, max, mean, imbalance" },
 	{ "plot", cmd_plot, "draw a saved interval run (stat -I MS -j) over time: counts, metrics, top-down" },
+	{ "serve", cmd_serve, "a Prometheus exporter of whole-CPU (or cgroup) counts: GET /metrics" },
 	{ "compare", cmd_compare, "count a command with pmcdrv and with perf_event, side by side" },
 	{ "list", cmd_list, "list the events this CPU supports" },
 	{ "info", cmd_info, "show the PMU, the module and the MSR fallback" },

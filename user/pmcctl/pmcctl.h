@@ -103,6 +103,19 @@ pid_t fork_command(void);
 double now_s(void);
 /* A decimal option argument from @min to @max, nothing else around it. */
 bool parse_long(const char *arg, long min, long max, long *out);
+/* Seconds, decimals allowed: more than 0, at most @max, nothing else around it. */
+bool parse_seconds(const char *arg, double max, double *out);
+/*
+ * The CPUs of a whole-CPU command (stat, serve): -C's list in @cpus
+ * (@given), each online, or every online CPU.  -EINVAL names the offline ones.
+ */
+int cpus_choose(cpu_set_t *cpus, bool given, const char *cmd);
+/*
+ * What CPU sessions count of @l into @out: hardware events and task-clock.
+ * Another event the user gave (context switches and migrations are counted
+ * per task) is refused naming it; of the defaults (@defaults) it is left out.
+ */
+int cpu_events(const struct pmc_evlist *l, bool defaults, struct pmc_evlist *out, const char *cmd);
 /* The pmcdrv device did not open with -errno @err: say so and the fix; returns -ENODEV. */
 int device_error(const char *cmd, const char *device, int err);
 /* In a forked child: tell the parent through @fd that step @stage (0 attach, 1 exec) failed with errno @err, and exit. */
@@ -138,6 +151,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 
 /*
