@@ -178,6 +178,9 @@ stage pkg tests/pkg-check.sh
 # that with two jobs no long lane starts late (measured: docs/testing.md).
 # The PMU lane runs 75-abuse's full 1,000 load/unload cycles (the other
 # lanes its default 100): about 5 more minutes, hence the longer timeout.
+# 64-metrics walks every metric of the model, and 74-serve abuses the
+# exporter's HTTP side, in the PMU lane only (PMCDRV_METRIC_WALK=0 in the
+# debug, 6.12 and RT lanes, PMCDRV_SERVE_ABUSE=0 in the 6.12 and RT lanes).
 lane_pmu() {
 	lstage guest-pmu tests/vm/run --timeout 2400 -- env PMCDRV_ABUSE_CYCLES=1000 tests/guest/run-all
 }
@@ -186,7 +189,8 @@ lane_pmu() {
 lane_debug() {
 	lstage build-debug build_copy debug debug PMCDRV_DEBUG=1 &&
 		lstage guest-debug env GUEST_FLAVOUR=debug tests/vm/run --module build/debug/kmod/pmcdrv.ko \
-			--mem 2G --timeout 5400 --append log_buf_len=8M -- tests/guest/run-debug
+			--mem 2G --timeout 5400 --append log_buf_len=8M -- env PMCDRV_METRIC_WALK=0 \
+			tests/guest/run-debug
 }
 # Debian's 6.12 (bookworm-security; GUEST_FLAVOUR=6.12-FLAVOUR resolves the
 # newest 6.12 of that flavour): the whole suite on the cloud kernel, and on
@@ -195,12 +199,14 @@ lane_debug() {
 lane_612() {
 	lstage build-612 build_copy 612 6.12-cloud-amd64 &&
 		lstage guest-612 env GUEST_FLAVOUR=6.12-cloud-amd64 tests/vm/run \
-			--module build/612/kmod/pmcdrv.ko --timeout 1800 -- tests/guest/run-all
+			--module build/612/kmod/pmcdrv.ko --timeout 1800 -- env PMCDRV_METRIC_WALK=0 \
+			PMCDRV_SERVE_ABUSE=0 tests/guest/run-all
 }
 lane_rt() {
 	lstage build-rt build_copy rt 6.12-rt-amd64 &&
 		lstage guest-rt env GUEST_FLAVOUR=6.12-rt-amd64 tests/vm/run --module build/rt/kmod/pmcdrv.ko \
-			--timeout 1800 -- tests/guest/run-all
+			--timeout 1800 -- env PMCDRV_METRIC_WALK=0 PMCDRV_SERVE_ABUSE=0 \
+			tests/guest/run-all
 }
 lane_nopmu() {
 	if [ "$qemu_ok" = 1 ]; then

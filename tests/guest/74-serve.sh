@@ -138,36 +138,43 @@ expect_eq "HEAD /metrics -> 200" "$(head -n1 <<<"$r")" 200
 check "HEAD /metrics: no body" test -z "$(body "$r")"
 
 # ---- abuse ------------------------------------------------------------------------------
-fd0=$(fds $pid)
-rss0=$(rss_kb $pid)
-out=$("$probe" garbage $port 1000)
-check "1,000 malformed requests: each answered or closed ($out)" grep -q '^garbage: 1000 sent' <<<"$out"
-# Connections that sent only empty lines are held to the 10 s timeout, and 8 of them fill the
-# per-address limit: the next scrape from this address waits for them.
-check "after 1,000 malformed requests serve answers (within its 10 s timeout)" serving 15
-"$probe" slow $port 100 24 >/tmp/slow.out &
-slow=$!
-sleep 3
-code=$(get GET /metrics | head -n1)
-pass "during 100 slow clients, a scrape from the same address: ${code:-refused} (8 connections per address)"
-wait $slow
-out=$(cat /tmp/slow.out)
-# libmicrohttpd's timeout is one of inactivity: a client that trickles a byte a second keeps
-# its place (until the 16 KiB request limit); the per-address limit bounds how many.
-left=$(sed -n 's/.* connected, \([0-9]*\) still open.*/\1/p' <<<"$out")
-check "100 slow clients at a byte a second: at most 8 (the per-address limit) still served after 24 s ($out)" \
-	test "${left:-99}" -le 8
-check "after 100 slow clients serve answers" test "$(get GET /metrics | head -n1)" = 200
-code=$("$probe" big $port 100000)
-check "a 100,000-byte header: refused with 413 or 431, or closed (got $code)" \
-	sh -c "[ '$code' = 431 ] || [ '$code' = 413 ] || [ '$code' = 0 ]"
-check "after the oversized header serve answers" test "$(get GET /metrics | head -n1)" = 200
-for i in $(seq 200); do get GET /metrics >/dev/null; done
-fd1=$(fds $pid)
-rss1=$(rss_kb $pid)
-check "fds after the abuse and 200 scrapes: $fd0 -> $fd1" test "$fd1" -le $((fd0 + 1))
-check "RSS after the abuse and 200 scrapes: $rss0 -> $rss1 kB (less than 4 MB more)" test "$rss1" -le $((rss0 + 4096))
-check "still no scrape errors" grep -qx 'pmcdrv_scrape_errors_total 0' <<<"$(body "$(get GET /metrics)")"
+# The HTTP layer's abuse does not depend on the kernel: make check runs it in the
+# PMU lane only (PMCDRV_SERVE_ABUSE=0 in the 6.12 and RT lanes); by hand, always.
+if [ "${PMCDRV_SERVE_ABUSE:-1}" = 0 ]; then
+	echo "SKIP: serve: abuse: run in make check's PMU lane (PMCDRV_SERVE_ABUSE=0 here)"
+else
+	fd0=$(fds $pid)
+	rss0=$(rss_kb $pid)
+	out=$("$probe" garbage $port 1000)
+	check "1,000 malformed requests: each answered or closed ($out)" grep -q '^garbage: 1000 sent' <<<"$out"
+	# Connections that sent only empty lines are held to the 10 s timeout, and 8 of them fill the
+	# per-address limit: the next scrape from this address waits for them.
+	check "after 1,000 malformed requests serve answers (within its 10 s timeout)" serving 15
+	"$probe" slow $port 100 24 >/tmp/slow.out &
+	slow=$!
+	sleep 3
+	code=$(get GET /metrics | head -n1)
+	# Not a check: either answer is right while the per-address limit is full.
+	echo "serve: during 100 slow clients, a scrape from the same address: ${code:-refused} (8 connections per address)"
+	wait $slow
+	out=$(cat /tmp/slow.out)
+	# libmicrohttpd's timeout is one of inactivity: a client that trickles a byte a second keeps
+	# its place (until the 16 KiB request limit); the per-address limit bounds how many.
+	left=$(sed -n 's/.* connected, \([0-9]*\) still open.*/\1/p' <<<"$out")
+	check "100 slow clients at a byte a second: at most 8 (the per-address limit) still served after 24 s ($out)" \
+		test "${left:-99}" -le 8
+	check "after 100 slow clients serve answers" test "$(get GET /metrics | head -n1)" = 200
+	code=$("$probe" big $port 100000)
+	check "a 100,000-byte header: refused with 413 or 431, or closed (got $code)" \
+		sh -c "[ '$code' = 431 ] || [ '$code' = 413 ] || [ '$code' = 0 ]"
+	check "after the oversized header serve answers" test "$(get GET /metrics | head -n1)" = 200
+	for i in $(seq 200); do get GET /metrics >/dev/null; done
+	fd1=$(fds $pid)
+	rss1=$(rss_kb $pid)
+	check "fds after the abuse and 200 scrapes: $fd0 -> $fd1" test "$fd1" -le $((fd0 + 1))
+	check "RSS after the abuse and 200 scrapes: $rss0 -> $rss1 kB (less than 4 MB more)" test "$rss1" -le $((rss0 + 4096))
+	check "still no scrape errors" grep -qx 'pmcdrv_scrape_errors_total 0' <<<"$(body "$(get GET /metrics)")"
+fi
 
 # ---- stop ------------------------------------------------------------------------------
 kill -TERM $pid

@@ -841,7 +841,7 @@ static struct expect attach_defect(struct fz *f, struct pmcdrv_attach *a, bool r
 	}
 	switch (rn(f, 5)) {
 	case 0:
-		a->flags |= 1U << (2 + rn(f, 30));
+		a->flags |= 1U << (3 + rn(f, 29));	/* bits 0-2 are ENABLE_ON_EXEC, CPU, CGROUP */
 		ex.why = "unknown attach flag";
 		break;
 	case 1:
