@@ -53,11 +53,6 @@ static unsigned long pmcd_fold_period;	/* jiffies; 0: no counters to fold */
 /* ---- per-CPU counting: IRQs off, on the CPU itself ------------------------ */
 
 /*
- * Add what pc->sess counted here since the last fold, up to the raw values
- * @vals (NULL: the counters did not count).  With multiplexing the events
- * of the loaded step were on the counters all that time.
- */
-/*
  * pmcd_cpu_account() for a cgroup session: the counts go to the cgroups
  * of pc->cg_mask, and to the session's sum when there is one; to nobody
  * while a task of no counted cgroup runs.
@@ -93,6 +88,11 @@ static void pmcd_cpu_account_cg(struct pmcd_cpu *pc, const u64 *vals, u64 dt)
 		atomic64_add(dt, &cgs->cg[c].time_enabled);
 }
 
+/*
+ * Add what pc->sess counted here since the last fold, up to the raw values
+ * @vals (NULL: the counters did not count).  With multiplexing the events
+ * of the loaded step were on the counters all that time.
+ */
 static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 {
 	struct pmcd_session *s = pc->sess;
