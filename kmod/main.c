@@ -230,6 +230,32 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 }
 
 /*
+ * Copy out READ's reply of @len bytes.  The two layouts' sizes are whole
+ * 8-byte words: they go out as such, stored in one user-access window (as
+ * fs/readdir.c's filldir() stores its records), without copy_to_user()'s
+ * call and string copy; any other length goes through copy_to_user().
+ */
+static __always_inline long pmcd_read_copy_out(void __user *uarg, const struct pmcdrv_read *r,
+					       u32 len)
+{
+	const u64 *src = (const u64 *)r;
+	u64 __user *dst = uarg;
+	u32 i;
+
+	if (len % sizeof(u64))
+		return copy_to_user(uarg, r, len) ? -EFAULT : 0;
+	if (!user_write_access_begin(dst, len))
+		return -EFAULT;
+	for (i = 0; i < len / sizeof(u64); i++)
+		unsafe_put_user(src[i], &dst[i], efault);
+	user_write_access_end();
+	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
+}
+
+/*
  * Fill and copy out READ's reply of @len bytes.  Always inlined so that the
  * two sizes callers use, PMCDRV_READ_SIZE_VER0 and _VER1, reach memset()
  * and copy_to_user() as constants: then the clearing is a few stores and
@@ -243,10 +269,9 @@ enum pmcd_read_kind {
 };
 
 static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user *uarg,
-					    struct pmcdrv_read *r, u32 len,
+					    struct pmcdrv_read *r, u32 len, u64 cgroup,
 					    enum pmcd_read_kind kind)
 {
-	u64 cgroup = r->cgroup;
 	bool self = kind == PMCD_READ_SELF;
 	unsigned int i;
 	int err;
@@ -266,28 +291,33 @@ static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user 
 		r->times[i].time_running = r->time_running;
 	}
 	r->size = sizeof(*r);
-	if (copy_to_user(uarg, r, len))
-		return -EFAULT;
-	return 0;
+	return pmcd_read_copy_out(uarg, r, len);
 }
 
 /*
  * READ, READ_SELF (the calling thread's own counts) or READ_CGROUP (one
- * cgroup's of a cgroup session: @kind).  The input
- * is the header alone (values and times are output), so only the header
- * is copied in; what goes back out, min(size, ours), must be accessible
+ * cgroup's of a cgroup session: @kind).  The input is the header's size,
+ * cgroup and reserved words alone (everything else is output), so only
+ * those are read in; what goes back out, min(size, ours), must be accessible
  * before anything is done (EFAULT): it is shorter than a page, so its last
  * byte's page is the only other one to probe.  Only what goes back out is
- * cleared and filled: a caller of the first layout moves 192 bytes, not 832.
+ * cleared, filled and copied: a caller of the first layout moves 192 bytes,
+ * not 832.  So the reply is not cleared at its declaration either
+ * (__uninitialized: the kernel's CONFIG_INIT_STACK_ALL_ZERO would zero all
+ * 832 bytes on every READ); nothing past @len is read or copied out.
  */
 static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd_read_kind kind)
 {
-	struct pmcdrv_read r;
+	struct pmcdrv_read __user *ur = uarg;
+	struct pmcdrv_read r __uninitialized;
+	u64 cgroup, reserved;
 	u32 usize, len;
 	u8 last __maybe_unused;	/* a probe */
 	int err;
 
-	if (get_user(usize, (const u32 __user *)uarg))
+	BUILD_BUG_ON(sizeof(r.reserved) != sizeof(reserved));
+
+	if (get_user(usize, &ur->size))
 		return -EFAULT;
 	if (usize < PMCDRV_READ_SIZE_VER0)
 		return -EINVAL;
@@ -299,17 +329,16 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd
 			return err ? err : -E2BIG;
 	}
 	len = min_t(u32, usize, sizeof(r));
-	if (copy_from_user(&r, uarg, offsetof(struct pmcdrv_read, values)) ||
+	if (get_user(cgroup, &ur->cgroup) || get_user(reserved, &ur->reserved[0]) ||
 	    get_user(last, (const u8 __user *)uarg + len - 1))
 		return -EFAULT;
-	if (memchr_inv(r.reserved, 0, sizeof(r.reserved)) ||
-	    (r.cgroup && kind != PMCD_READ_CGROUP))
+	if (reserved || (cgroup && kind != PMCD_READ_CGROUP))
 		return -EINVAL;
 	if (len == PMCDRV_READ_SIZE_VER0)
-		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER0, kind);
+		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER0, cgroup, kind);
 	if (len == PMCDRV_READ_SIZE_VER1)
-		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER1, kind);
-	return pmcd_read_reply(s, uarg, &r, len, kind);
+		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER1, cgroup, kind);
+	return pmcd_read_reply(s, uarg, &r, len, cgroup, kind);
 }
 
 /*

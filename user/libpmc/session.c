@@ -260,7 +260,12 @@ static int read_ioctl(struct pmc_session *s, unsigned long cmd, uint64_t cgroup,
 									PMCDRV_READ_SIZE_VER1;
 
 again:
-	memset(r, 0, sizeof(*r));
+	/*
+	 * Only the header goes in (size, cgroup, reserved: the rest is output),
+	 * and the module writes back all it was asked for: values[] and times[]
+	 * past nr_events are not cleared here (libpmc.3).
+	 */
+	memset(r, 0, offsetof(struct pmcdrv_read, values));
 	r->size = asked;
 	r->cgroup = cgroup;
 	if (ioctl(s->fd, cmd, r) < 0)
