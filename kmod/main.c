@@ -230,24 +230,16 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 }
 
 /*
- * Copy out READ's reply of @len bytes.  The two layouts' sizes are whole
- * 8-byte words: they go out as such, stored in one user-access window (as
- * fs/readdir.c's filldir() stores its records), without copy_to_user()'s
- * call and string copy; any other length goes through copy_to_user().
+ * Copy out READ's reply of @len bytes in one user-access window, 8 bytes at
+ * a time (unsafe_copy_to_user(), as fs/readdir.c's filldir() stores its
+ * records), without copy_to_user()'s call and string copy.
  */
 static __always_inline long pmcd_read_copy_out(void __user *uarg, const struct pmcdrv_read *r,
 					       u32 len)
 {
-	const u64 *src = (const u64 *)r;
-	u64 __user *dst = uarg;
-	u32 i;
-
-	if (len % sizeof(u64))
-		return copy_to_user(uarg, r, len) ? -EFAULT : 0;
-	if (!user_write_access_begin(dst, len))
+	if (!user_write_access_begin(uarg, len))
 		return -EFAULT;
-	for (i = 0; i < len / sizeof(u64); i++)
-		unsafe_put_user(src[i], &dst[i], efault);
+	unsafe_copy_to_user(uarg, (const char *)r, len, efault);
 	user_write_access_end();
 	return 0;
 efault:

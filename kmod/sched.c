@@ -120,7 +120,7 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 {
 	struct pmcd_session *s = pc->sess;
-	u64 vals[PMCDRV_MAX_EVENTS];
+	u64 vals[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
 	bool hw = pc->prog->nr && !pc->suspended;
 	unsigned int faults;
 
@@ -159,7 +159,7 @@ static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 	struct pmcd_session *s = pc->sess;
-	u64 vals[PMCDRV_MAX_EVENTS];
+	u64 vals[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
 	unsigned int faults;
 
 	/* Not this CPU's (a timer migrated off a dying CPU): nothing of its own to rotate. */
@@ -308,7 +308,7 @@ static void pmcd_cpu_hand_over(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
 {
 	struct pmcd_session *s = pc->sess;
 	int cpu = smp_processor_id();
-	u64 vals[PMCDRV_MAX_EVENTS];
+	u64 vals[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
 
 	pmcd_hw_read(pc->prog, vals);
 	pmcd_cpu_account(pc, vals);
@@ -835,8 +835,23 @@ static void pmcd_session_on_cpus(struct pmcd_session *s, enum pmcd_fold_op op)
 void pmcd_session_fold(struct pmcd_session *s)
 {
 	struct pmcd_ipi_arg a = { .s = s, .op = PMCD_FOLD };
+	unsigned long flags;
+	int cpu = get_cpu();
 
-	on_each_cpu_mask(&s->loaded, pmcd_ipi_fold, &a, 1);
+	/*
+	 * Loaded on the reader's CPU alone (a thread reading its own counts):
+	 * fold here with IRQs off, as smp_call_function_single() runs a call
+	 * for its own CPU (perf_event_read()'s case), without
+	 * on_each_cpu_mask()'s walk for other CPUs.
+	 */
+	if (cpumask_test_cpu(cpu, &s->loaded) && cpumask_any_but(&s->loaded, cpu) >= nr_cpu_ids) {
+		local_irq_save(flags);
+		pmcd_ipi_fold(&a);
+		local_irq_restore(flags);
+	} else {
+		on_each_cpu_mask(&s->loaded, pmcd_ipi_fold, &a, 1);
+	}
+	put_cpu();
 	/* Pairs with pmcd_cpu_sched_out(): mask read before the totals. */
 	smp_mb();
 }
