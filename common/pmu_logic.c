@@ -213,6 +213,26 @@ int pmc_describe_cpu(const struct pmc_cpuid_regs *l0, const struct pmc_cpuid_reg
 	return ret;
 }
 
+u32 pmc_core_type(const struct pmc_cpuid_regs *l0, const struct pmc_cpuid_regs *l7,
+		  const struct pmc_cpuid_regs *l1a)
+{
+	if (l0->eax < PMC_CPUID_LEAF_HYBRID || !(l7->edx & PMC_CPUID_07_EDX_HYBRID))
+		return 0;
+	return (l1a->eax & PMC_CPUID_1A_EAX_CORE_TYPE) >> PMC_CPUID_1A_EAX_CORE_TYPE_SHIFT;
+}
+
+const char *pmc_core_type_name(u32 type)
+{
+	switch (type) {
+	case PMC_CORE_TYPE_CORE:
+		return "a P-core (Intel Core)";
+	case PMC_CORE_TYPE_ATOM:
+		return "an E-core (Intel Atom)";
+	default:
+		return "a core of another type";
+	}
+}
+
 void pmc_hybrid_common(struct pmc_cpu_desc *d, bool hybrid)
 {
 	d->pm.hybrid = hybrid;

@@ -112,7 +112,16 @@ u64 pmc_td_metric_value(u64 metric, u64 slots, unsigned int idx);
 u32 pmc_td_metrics(u32 family, u32 model, u64 perf_capabilities, u32 fixed_mask);
 
 /* ---- CPUID ------------------------------------------------------------ */
+#define PMC_CPUID_LEAF_EXT_FEATURES	0x07
 #define PMC_CPUID_LEAF_PERFMON		0x0a
+#define PMC_CPUID_LEAF_HYBRID		0x1a
+/* CPUID.(07H,0):EDX[15]: a hybrid part (the kernel's X86_FEATURE_HYBRID_CPU) */
+#define PMC_CPUID_07_EDX_HYBRID		BIT_ULL(15)
+/* CPUID.1AH:EAX[31:24]: the core type of the CPU that executes CPUID */
+#define PMC_CPUID_1A_EAX_CORE_TYPE_SHIFT	24
+#define PMC_CPUID_1A_EAX_CORE_TYPE	GENMASK_ULL(31, 24)
+#define PMC_CORE_TYPE_ATOM		0x20	/* an E-core */
+#define PMC_CORE_TYPE_CORE		0x40	/* a P-core */
 #define PMC_CPUID_01_ECX_PDCM		BIT_ULL(15)
 #define PMC_CPUID_01_ECX_HYPERVISOR	BIT_ULL(31)
 /* CPUID.0AH:EAX */
@@ -249,6 +258,16 @@ struct pmc_cpu_desc {
  */
 int pmc_describe_cpu(const struct pmc_cpuid_regs *leaf0, const struct pmc_cpuid_regs *leaf1,
 		     const struct pmc_cpuid_regs *leaf0a, struct pmc_cpu_desc *desc);
+
+/*
+ * The core type (PMC_CORE_TYPE_*, or another value CPUID.1AH gives) of the
+ * CPU whose leaves 0, 07H and 1AH these are; 0 when the part is not hybrid
+ * or has no leaf 1AH.
+ */
+u32 pmc_core_type(const struct pmc_cpuid_regs *leaf0, const struct pmc_cpuid_regs *leaf7,
+		  const struct pmc_cpuid_regs *leaf1a);
+/* "a P-core (Intel Core)", "an E-core (Intel Atom)", "a core of another type". */
+const char *pmc_core_type_name(u32 type);
 
 /*
  * Hybrid parts (X86_FEATURE_HYBRID_CPU, CPUID.(07H,0):EDX[15]) have core

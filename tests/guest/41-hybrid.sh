@@ -10,6 +10,8 @@
 #     when it did not move; cycles show where it ran (CPI 2 on the P-core,
 #     3 on the E-core)
 #   - a model-specific event is refused, naming why (pmcctl and the ioctl)
+#   - stat -a -A: each CPU's row at its own type's ratio; the MSR device's
+#     one-CPU count on each type, naming the core type
 #   - regions and the self-read page (RDPMC) on each core type
 # Elsewhere (not hybrid) everything here SKIPs, saying why.
 . tests/lib/guest.sh
@@ -79,6 +81,36 @@ for c in 0 1; do
 	[[ "$pa" =~ ^[0-9]+$ ]] || pa=0
 	expect_eq "CPU $c: perf's cpu_core + cpu_atom instructions equal pmcdrv's" $((pc + pa)) "$want"
 done
+
+# ---- stat -a: each CPU with its own core type -----------------------------------------
+# Everything a CPU runs takes its type's cycles per instruction on the
+# emulator, so each CPU's row is exact in its ratio: 2 on the P-core, 3 on the E-core.
+cpuval() { awk -F, -v c="CPU$1" -v e="$2" '$1 == c && $4 == e { print $2 }'; }
+for c in 0 1; do
+	out=$(pmcctl stat -a -A -x, -e instructions:u,cycles:u -- taskset -c $c $loop "$(n $N)" 2>&1 >/dev/null)
+	for k in 0 1; do
+		i=$(cpuval $k instructions:u <<<"$out") cy=$(cpuval $k cycles:u <<<"$out")
+		expect_eq "stat -a -A, the loop on CPU $c: CPU $k's cycles:u = $((k == 0 ? 2 : 3)) x its instructions:u" \
+			"${cy:-none}" $(($((k == 0 ? 2 : 3)) * ${i:-0}))
+	done
+	check "stat -a -A, the loop on CPU $c: CPU $c counted it ($(cpuval $c instructions:u <<<"$out") >= $want)" \
+		test "$(cpuval $c instructions:u <<<"$out")" -ge "$want"
+done
+
+# ---- the MSR device: one CPU, its own core type -------------------------------------
+had_msr=0
+grep -q '^msr ' /proc/modules && had_msr=1
+modprobe msr
+for c in 0 1; do
+	out=$(taskset -c $c pmcctl run --msr -x, -e instructions:u,cycles:u -- $loop "$(n $N)" 2>&1 >/dev/null)
+	i=$(val instructions:u <<<"$out") cy=$(val cycles:u <<<"$out")
+	check "--msr on CPU $c: the whole CPU counted, the loop included ($i >= $want)" test "${i:-0}" -ge "$want"
+	expect_eq "--msr on CPU $c: cycles:u = $((c == 0 ? 2 : 3)) x instructions:u" "${cy:-none}" \
+		$(($((c == 0 ? 2 : 3)) * ${i:-0}))
+	check "--msr on CPU $c: names its core type" \
+		grep -q "CPU $c is $([ $c = 0 ] && echo 'a P-core (Intel Core)' || echo 'an E-core (Intel Atom)') of a hybrid CPU" <<<"$out"
+done
+[ "$had_msr" = 1 ] || rmmod msr
 
 # ---- model-specific events are refused, saying why ---------------------------------
 out=$(pmcctl run -e r02c2:u -- true 2>&1)

@@ -124,6 +124,23 @@ static void test_fms(void)
 static const struct pmc_cpuid_regs intel_l0 = { 0x16, 0x756e6547, 0x6c65746e, 0x49656e69 };
 static const struct pmc_cpuid_regs amd_l0 = { 0x10, 0x68747541, 0x444d4163, 0x69746e65 };
 
+/* CPUID.1AH's core type, only on a hybrid part (CPUID.(07H,0):EDX[15]) with leaf 1AH. */
+static void test_core_type(void)
+{
+	const struct pmc_cpuid_regs hybrid = { .edx = 1U << 15 }, plain = { .edx = ~(1U << 15) };
+	const struct pmc_cpuid_regs pcore = { .eax = 0x40000001 }, ecore = { .eax = 0x20000001 };
+	const struct pmc_cpuid_regs l0 = { 0x20, 0x756e6547, 0x6c65746e, 0x49656e69 };
+	const struct pmc_cpuid_regs low = { 0x19, 0x756e6547, 0x6c65746e, 0x49656e69 };
+
+	CU_ASSERT_EQUAL(pmc_core_type(&l0, &hybrid, &pcore), PMC_CORE_TYPE_CORE);
+	CU_ASSERT_EQUAL(pmc_core_type(&l0, &hybrid, &ecore), PMC_CORE_TYPE_ATOM);
+	CU_ASSERT_EQUAL(pmc_core_type(&l0, &plain, &pcore), 0);
+	CU_ASSERT_EQUAL(pmc_core_type(&low, &hybrid, &pcore), 0);
+	CU_ASSERT_STRING_EQUAL(pmc_core_type_name(PMC_CORE_TYPE_CORE), "a P-core (Intel Core)");
+	CU_ASSERT_STRING_EQUAL(pmc_core_type_name(PMC_CORE_TYPE_ATOM), "an E-core (Intel Atom)");
+	CU_ASSERT_STRING_EQUAL(pmc_core_type_name(0x10), "a core of another type");
+}
+
 static void test_describe_cpu(void)
 {
 	/* Skylake client under a hypervisor, PDCM set. */
@@ -1119,6 +1136,7 @@ void register_pmu_logic_tests(void)
 		{ "decode CPUID.0AH vectors", test_decode_vectors },
 		{ "counter mask", test_counter_mask },
 		{ "describe CPU from CPUID", test_describe_cpu },
+		{ "a hybrid part's core type", test_core_type },
 		{ "family/model/stepping", test_fms },
 		{ "event check", test_event_check },
 		{ "EVTSEL encoding", test_evtsel_encode },

@@ -30,6 +30,18 @@ int pmc_cpuid_info(struct pmcdrv_info *info, enum pmc_decode_err *decode_err)
 	return 0;
 }
 
+unsigned int pmc_cpuid_core_type(void)
+{
+	struct pmc_cpuid_regs l0, l7 = { 0 }, l1a = { 0 };
+
+	cpuid_regs(0, &l0);
+	if (l0.eax >= PMC_CPUID_LEAF_EXT_FEATURES)
+		cpuid_regs(PMC_CPUID_LEAF_EXT_FEATURES, &l7);
+	if (l0.eax >= PMC_CPUID_LEAF_HYBRID)
+		cpuid_regs(PMC_CPUID_LEAF_HYBRID, &l1a);
+	return pmc_core_type(&l0, &l7, &l1a);
+}
+
 const char *pmc_arch_event_name(unsigned int bit)
 {
 	return bit < PMC_ARCH_NR_EVENTS ? pmc_arch_events[bit].name : NULL;

@@ -559,6 +559,12 @@ int pmc_metric_list(const char *cpuid, pmc_metric_fn fn, void *arg);
  * architectural perfmon, when there is none.
  */
 int pmc_cpuid_info(struct pmcdrv_info *info, enum pmc_decode_err *decode_err);
+/*
+ * On a hybrid part, the core type of the CPU the caller runs on now
+ * (PMC_CORE_TYPE_CORE, PMC_CORE_TYPE_ATOM or another value of CPUID.1AH);
+ * 0 elsewhere (pmc_core_type_name() names it).
+ */
+unsigned int pmc_cpuid_core_type(void);
 
 /* ---- /dev/cpu/N/msr and msr_safe --------------------------------------- */
 struct pmc_msr;

@@ -31,6 +31,7 @@ struct msr_counting {
 	struct pmc_arch_perfmon pm;
 	struct pmc_msr_pmu pmu;
 	int cpu;
+	unsigned int core_type;		/* a hybrid part's: the CPU's PMC_CORE_TYPE_*; 0 otherwise */
 	bool force;
 	char path[PATH_MAX];
 	const struct pmc_evlist *events;
@@ -49,8 +50,11 @@ struct child_msg {
 	struct rusage ru;	/* CHILD_EXECS: what the child used before exec */
 };
 
-/* CPUID as CPU @cpu answers it (hybrid CPUs differ by core type): run there for the call. */
-static int cpuid_info_on(int cpu, struct pmcdrv_info *info)
+/*
+ * CPUID as CPU @cpu answers it (hybrid CPUs differ by core type: *core_type
+ * says which, 0 when not hybrid): run there for the call.
+ */
+static int cpuid_info_on(int cpu, struct pmcdrv_info *info, unsigned int *core_type)
 {
 	cpu_set_t old, one;
 
@@ -61,6 +65,7 @@ static int cpuid_info_on(int cpu, struct pmcdrv_info *info)
 	if (sched_setaffinity(0, sizeof(one), &one))
 		return -errno;
 	pmc_cpuid_info(info, NULL);
+	*core_type = pmc_cpuid_core_type();
 	if (sched_setaffinity(0, sizeof(old), &old))
 		return -errno;
 	return 0;
@@ -193,10 +198,10 @@ int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struc
 {
 	struct pmcdrv_info info;
 	struct msr_counting *c;
-	unsigned int i;
+	unsigned int i, core_type = 0;
 	int err, ex;
 
-	err = cpuid_info_on(o->cpu, &info);
+	err = cpuid_info_on(o->cpu, &info, &core_type);
 	if (err) {
 		fprintf(stderr, "pmcctl run: -C %d: %s: CPU %d is not online or not allowed to pmcctl "
 			"(/sys/devices/system/cpu/online, cpusets)\n", o->cpu, strerror(-err), o->cpu);
@@ -211,6 +216,7 @@ int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struc
 		return -EIO;
 	}
 	c->cpu = o->cpu;
+	c->core_type = core_type;
 	c->force = o->force;
 	c->events = events;
 	pmc_perfmon_from_info(&info, &c->pm);
@@ -271,6 +277,12 @@ void msr_counting_note(const struct msr_counting *c, char *buf, size_t len)
 			"Counted through %s, not pmcdrv: these counts include everything else that ran on\n"
 			" CPU %d %s while the command ran, not only the command (load pmcdrv for per-task counts).",
 			c->path, c->cpu, mode);
+	/* One CPU of a hybrid part: its core type's counters and events (leaf 0AH read there). */
+	if (c->nr_hw && c->core_type && o < len)
+		o += (size_t)snprintf(buf + o, len - o,
+			"\n CPU %d is %s of a hybrid CPU: the counts are of that core type, and an event given\n"
+			" by its encoding (rNNNN, cpu/.../) means that core type's event.",
+			c->cpu, pmc_core_type_name(c->core_type));
 	if (own && o < len)
 		o += (size_t)snprintf(buf + o, len - o,
 			"%stask-clock and context-switches are the command's own, from its rusage from exec on\n"
