@@ -87,13 +87,6 @@ bool pmcd_hw_clean_for(u64 owner);
  */
 void pmcd_hw_handover(u64 owner);
 void pmcd_hw_scrub_idle(void);
-/*
- * Read (or stop and read) @p's counters into vals[0..p->nr - 1], nothing
- * past them.  Every reader of such a buffer stays below p->nr, so the
- * switch path declares its buffers __uninitialized: the kernel's
- * CONFIG_INIT_STACK_ALL_ZERO would otherwise clear all PMCDRV_MAX_EVENTS
- * entries (256 bytes) at every switch and fold.
- */
 void pmcd_hw_read(const struct pmc_prog *p, u64 *vals);
 unsigned int pmcd_hw_stop(const struct pmc_prog *p, u64 *vals);
 /* Address-space switches where perf_events may zero counters (hw.c). */

@@ -120,7 +120,7 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 {
 	struct pmcd_session *s = pc->sess;
-	u64 vals[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
+	u64 vals[PMCDRV_MAX_EVENTS];
 	bool hw = pc->prog->nr && !pc->suspended;
 	unsigned int faults;
 
@@ -159,7 +159,7 @@ static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
 	struct pmcd_session *s = pc->sess;
-	u64 vals[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
+	u64 vals[PMCDRV_MAX_EVENTS];
 	unsigned int faults;
 
 	/* Not this CPU's (a timer migrated off a dying CPU): nothing of its own to rotate. */
@@ -308,7 +308,7 @@ static void pmcd_cpu_hand_over(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
 {
 	struct pmcd_session *s = pc->sess;
 	int cpu = smp_processor_id();
-	u64 vals[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
+	u64 vals[PMCDRV_MAX_EVENTS];
 
 	pmcd_hw_read(pc->prog, vals);
 	pmcd_cpu_account(pc, vals);

@@ -217,7 +217,7 @@ void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw)
 {
 	struct pmcd_self *self = pc->active->self;
 	int cpu = smp_processor_id();
-	u64 buf[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
+	u64 buf[PMCDRV_MAX_EVENTS];
 
 	raw = pmcd_self_raw(pc, raw, buf);
 	if (raw)
@@ -233,7 +233,7 @@ void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw)
 void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw)
 {
 	struct pmcd_self *self = pc->active->self;
-	u64 buf[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
+	u64 buf[PMCDRV_MAX_EVENTS];
 
 	if (!self->counting)
 		return;
@@ -245,7 +245,7 @@ void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw)
 void pmcd_self_fold(struct pmcd_cpu *pc, const u64 *raw)
 {
 	struct pmcd_self *self = pc->active->self;
-	u64 buf[PMCDRV_MAX_EVENTS] __uninitialized;	/* hw.h: pmcd_hw_read() */
+	u64 buf[PMCDRV_MAX_EVENTS];
 
 	if (!self->counting)
 		return;
