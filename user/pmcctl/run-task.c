@@ -215,7 +215,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	if (o->interval_ms && (repeat_opt || o->regions)) {
 		fprintf(stderr, "pmcctl %s: -I and %s exclude each other: %s\n", cmd,
 			repeat_opt ? "-r" : "--regions",
-			repeat_opt ? "the intervals are one run's (as in perf stat); drop -r, or run pmcctl N times" :
+			repeat_opt ? "the intervals are one run's; drop -r, or run pmcctl N times" :
 				     "the region table is the whole run's; drop one");
 		return -EINVAL;
 	}
