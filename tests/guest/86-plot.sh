@@ -16,7 +16,8 @@ skl_topdown_lane plot || exit 0
 module_loaded || insmod "$PMCDRV_KO"
 phases=build/tests/phases
 pmcctl stat -a -I 100 -j -M TopdownL1 -o /tmp/phases.json -- $phases 12000000 200000000 2>/tmp/phases.err
-expect_eq "stat -a -I 100 -j -M TopdownL1 -- phases: exit 0 ($(head -c 300 /tmp/phases.err))" "$?" 0
+rc=$?	# before the message's $(head ...), which sets $? again
+expect_eq "stat -a -I 100 -j -M TopdownL1 -- phases: exit 0 ($(head -c 300 /tmp/phases.err))" "$rc" 0
 if [ "${PMCDRV_PLOT_JSON:-}" = 1 ]; then
 	sed 's/^/plot-json: /' /tmp/phases.json
 fi
