@@ -7,7 +7,7 @@
 # tests/guest/86-plot.sh) drawn, its data (--data) checked against the JSON; the default output name, --events/--metrics, and the
 # documented exit codes: 1 for a file it cannot draw and for gnuplot
 # missing (with the apt-get line), 2 for usage and unknown names; stat
-# --plot's checks before it counts.  Needs build/bin/pmcctl (make user),
+# --plot's checks before it counts, and run's.  Needs build/bin/pmcctl (make user),
 # gnuplot-nox and file (tests/deps.sh); PMCCTL=path for another binary.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -125,4 +125,12 @@ expect "stat --plot without -I: exit 2" 2 "give -I MS too" "$pmcctl" stat -a --p
 expect "stat --plot FILE.jpg: exit 2" 2 "ending in .png or .svg" "$pmcctl" stat -a -I 100 --plot "$tmp/s.jpg" -t 1
 expect "stat --plot without gnuplot: exit 1 before counting" 1 "needs gnuplot.*apt-get install gnuplot-nox" \
 	env PATH=/nonexistent "$PWD/$pmcctl" stat -a -I 100 --plot "$tmp/s.png" -t 1
+# So does run --plot, before CMD starts (CMD would create the file).
+expect "run --plot without -I: exit 2" 2 "give -I MS too" "$pmcctl" run --plot "$tmp/r.png" -- touch "$tmp/ran"
+expect "run --plot FILE.jpg: exit 2" 2 "ending in .png or .svg" "$pmcctl" run -I 100 --plot "$tmp/r.jpg" -- touch "$tmp/ran"
+expect "run --plot without gnuplot: exit 1, naming the package" 1 "needs gnuplot.*apt-get install gnuplot-nox" \
+	env PATH=/nonexistent "$PWD/$pmcctl" run -I 100 --plot "$tmp/r.png" -- /bin/touch "$tmp/ran"
+expect "run -I 5: exit 2, the rule" 2 "give milliseconds from 10" "$pmcctl" run -I 5 -- touch "$tmp/ran"
+expect "run -I with -r: exit 2" 2 "-I and -r exclude each other" "$pmcctl" run -I 100 -r 2 -- touch "$tmp/ran"
+[ ! -e "$tmp/ran" ] && pass "run: refused before CMD started" || fail "run: refused before CMD started" "CMD ran"
 finish

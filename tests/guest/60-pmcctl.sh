@@ -127,6 +127,59 @@ expect_eq "info --revoke of no such session -> 1" "$?" 1
 check "no such session: says so" grep -q "no session 999999" /tmp/err
 check "dmesg names the revoke" bash -c "dmesg | grep -q 'session $rid of uid 0 (pmcctl) revoked by uid 0'"
 
+# run -I MS: each interval's counts while CMD runs, as perf stat -I; no summary after.
+pmcctl run -I 5 -e task-clock -- true 2>/tmp/err
+expect_eq "run -I 5 (below 10 ms) -> 2" "$?" 2
+check "run -I 5: says the rule" grep -q "give milliseconds from 10" /tmp/err
+pmcctl run --plot /tmp/ri.png -e task-clock -- true 2>/tmp/err
+expect_eq "run --plot without -I -> 2" "$?" 2
+check "run --plot without -I: names -I" grep -q "give -I MS too" /tmp/err
+pmcctl run -I 100 -r 2 -e task-clock -- true 2>/tmp/err
+expect_eq "run -I with -r -> 2" "$?" 2
+check "run -I with -r: says so" grep -q "\-I and -r exclude each other" /tmp/err
+pmcctl run -I 100 --msr -e task-clock -- true 2>/tmp/err
+expect_eq "run -I --msr -> 2" "$?" 2
+pmcctl run -I 20 -e task-clock -- sh -c 'exit 5' 2>/dev/null
+expect_eq "run -I: the command's exit status" "$?" 5
+if have_pmu; then
+	# loop N, 9 digits, retires exactly 2N + 103 user instructions (40-emulated-pmu.sh).
+	N=200000000
+	pmcctl run -I 50 -e instructions:u -- $loop $N 2>/tmp/ri.txt
+	expect_eq "run -I 50 -- loop N: exit 0" "$?" 0
+	n=$(grep -cE '^ +[0-9]+\.[0-9]{9} +[0-9,]+ +instructions:u$' /tmp/ri.txt)
+	check "run -I 50: interval lines while loop runs (got $n, want >= 3)" test "$n" -ge 3
+	check "run -I: perf's column line first" test "$(head -n 1 /tmp/ri.txt)" = '#           time             counts unit events'
+	check "run -I: no summary after the intervals (as perf stat -I)" \
+		sh -c '! grep -qE "Performance counter stats|seconds time elapsed" /tmp/ri.txt'
+	sum=$(awk '$3 == "instructions:u" { gsub(",", "", $2); s += $2 } END { printf "%d", s }' /tmp/ri.txt)
+	expect_eq "run -I: the intervals' instructions:u sum to loop's exact 2N+103" "$sum" $((2 * N + 103))
+	# cycles:u: the instructions' cycles (2 each on the emulated PMU), every model has it
+	pmcctl run -I 50 -x, -e instructions:u,cycles:u -- $loop $N 2>/tmp/ri.csv
+	rc=$?
+	expect_eq "run -I 50 -x, -- loop N: exit 0 ($(head -c 300 /tmp/ri.csv))" "$rc" 0
+	check "run -I -x,: every line TIME,VALUE,,EVENT,RUNTIME,PCT[,IPC,insn per cycle]" \
+		awk -F, '!/^ *[0-9]+\.[0-9]{9},[0-9]+,,(instructions|cycles):u,[0-9]+,[0-9.]+(,[0-9.]+,insn per cycle)?$/ { bad++ }
+			END { exit !(NR >= 6 && !bad) }' /tmp/ri.csv
+	sum=$(awk -F, '$4 == "instructions:u" { s += $2 } END { printf "%d", s }' /tmp/ri.csv)
+	expect_eq "run -I -x,: instructions:u sum to 2N+103" "$sum" $((2 * N + 103))
+	sum=$(awk -F, '$4 == "cycles:u" { s += $2 } END { printf "%d", s }' /tmp/ri.csv)
+	check "run -I -x,: cycles:u sum to at least 2N+103 (got $sum)" test "$sum" -ge $((2 * N + 103))
+	pmcctl run -I 50 -j -e instructions:u -- $loop $N 2>/tmp/ri.json
+	expect_eq "run -I 50 -j -- loop N: exit 0" "$?" 0
+	sum=$(jq -s '[.[] | select(.event == "instructions:u") | ."counter-value"] | add' /tmp/ri.json)
+	expect_eq "run -I -j: every line parses, instructions:u sum to 2N+103" "$sum" $((2 * N + 103))
+	check "run -I -j: the intervals' times rise" \
+		jq -e -s '[.[].interval] as $t | ($t | length) >= 3 and $t == ($t | sort)' /tmp/ri.json
+	# -p: the intervals of a task that already runs, until it exits.
+	$loop 900000000 &
+	pid=$!
+	pmcctl run -I 50 -x, -e instructions:u -p $pid 2>/tmp/rip.csv
+	expect_eq "run -I 50 -p PID: exit 0 when it exits" "$?" 0
+	wait $pid
+	n=$(grep -cE '^ *[0-9]+\.[0-9]{9},[0-9]+,,instructions:u,' /tmp/rip.csv)
+	check "run -I -p: interval lines (got $n, want >= 3)" test "$n" -ge 3
+fi
+
 # Without the module: run falls back to the MSR device (tests/guest/70-msr-fallback.sh),
 # software events come from rusage; compare needs the module.
 rmmod pmcdrv

@@ -16,7 +16,8 @@ skl_topdown_lane plot || exit 0
 module_loaded || insmod "$PMCDRV_KO"
 phases=build/tests/phases
 pmcctl stat -a -I 100 -j -M TopdownL1 -o /tmp/phases.json -- $phases 12000000 200000000 2>/tmp/phases.err
-expect_eq "stat -a -I 100 -j -M TopdownL1 -- phases: exit 0 ($(head -c 300 /tmp/phases.err))" "$?" 0
+rc=$?	# before the message's $(head ...), which sets $? again
+expect_eq "stat -a -I 100 -j -M TopdownL1 -- phases: exit 0 ($(head -c 300 /tmp/phases.err))" "$rc" 0
 if [ "${PMCDRV_PLOT_JSON:-}" = 1 ]; then
 	sed 's/^/plot-json: /' /tmp/phases.json
 fi
@@ -32,3 +33,44 @@ check "two phases: compute (bad speculation < 5%) then branchy (> 25%), each >= 
 		END { exit !(s ~ /^cc+x?bb+x?$/) }' /tmp/phases.tsv
 check "retiring 12.5% in the full intervals of both phases (within 1 point)" \
 	awk -F'\t' '($2 < 5 || $2 > 25) && ($3 < 11.5 || $3 > 13.5) { bad++ } END { exit bad > 0 }' /tmp/phases.tsv
+
+# run -I 100 --plot: the two phases of one command drawn after it ends, from
+# the intervals it printed (-j -o, the same run): the picture is the one
+# 'pmcctl plot' draws of that JSON, byte for byte, and the data drawn are
+# the JSON's; branches per instruction 1/32 in the compute phase, 1/2 in
+# the branchy one.  The models count no branches event, but these two count
+# INT_MISC.RECOVERY_CYCLES (r010d) as the conditional branches (J above).
+if command -v gnuplot >/dev/null; then
+	rm -f /tmp/run-plot.png
+	pmcctl run -I 100 -j -o /tmp/run-plot.json --plot /tmp/run-plot.png \
+		-e instructions:u,r010d:u -- $phases 12000000 200000000 2>/tmp/run-plot.err
+	rc=$?
+	expect_eq "run -I 100 --plot FILE.png -- phases: exit 0 ($(head -c 300 /tmp/run-plot.err))" "$rc" 0
+	check "run --plot: says it wrote the picture" grep -q "wrote /tmp/run-plot.png" /tmp/run-plot.err
+	check "run --plot: a PNG" \
+		sh -c 'head -c 8 /tmp/run-plot.png | od -An -tx1 | tr -d " \n" | grep -qx 89504e470d0a1a0a'
+	pmcctl plot -D /tmp/run-plot.data -o /tmp/run-plot2.png /tmp/run-plot.json 2>/dev/null
+	check "run --plot: the picture is pmcctl plot's of the intervals run printed" \
+		cmp -s /tmp/run-plot.png /tmp/run-plot2.png
+	jq -r -s 'group_by(.interval)[] | [(map(select(.event == "instructions:u"))[0]."counter-value"),
+		(map(select(.event == "r010d:u"))[0]."counter-value")] | @tsv' /tmp/run-plot.json >/tmp/run-plot.want
+	check "run --plot: the data drawn are the JSON's ($(wc -l </tmp/run-plot.want) intervals)" \
+		awk -F'\t' 'NR == FNR { i[NR] = $1; b[NR] = $2; n = NR; next }
+			FNR > 1 { k++; if ($3 + 0 != i[k] + 0 || $4 + 0 != b[k] + 0) bad++ }
+			END { exit !(k == n && n >= 4 && !bad) }' /tmp/run-plot.want /tmp/run-plot.data
+	check "run --plot: the two phases (branches/instruction 1/32, then 1/2)" \
+		awk -F'\t' '$1 > 0 { r = $2 / $1; s = s (r < 0.05 ? "c" : r > 0.45 ? "b" : "x") }
+			END { exit !(s ~ /^cc+x?bb+x?$/) }' /tmp/run-plot.want
+else
+	pmcctl run -I 100 --plot /tmp/run-plot.png -e instructions:u -- true 2>/tmp/err
+	expect_eq "run --plot without gnuplot -> 1" "$?" 1
+	check "run --plot without gnuplot: names the package" grep -q "apt-get install gnuplot-nox" /tmp/err
+fi
+
+# run -I -M: a metric per interval, from that interval's counts (the two phases).
+pmcctl run -I 100 -j -M TopdownL1 -o /tmp/run-td.json -- $phases 12000000 200000000 2>/tmp/run-td.err
+rc=$?
+expect_eq "run -I 100 -j -M TopdownL1 -- phases: exit 0 ($(head -c 300 /tmp/run-td.err))" "$rc" 0
+check "run -I -M TopdownL1: bad speculation per interval < 5%, then > 25% (the two phases)" \
+	jq -e -s '[.[] | select(."metric-unit" == "%  tma_bad_speculation") | ."metric-value" |
+		if . < 5 then "c" elif . > 25 then "b" else "x" end] | join("") | test("^cc+x?bb+x?$")' /tmp/run-td.json

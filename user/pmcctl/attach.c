@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "interval.h"
 #include "libpmc.h"
 #include "pmcctl.h"
 #include "report.h"
@@ -513,7 +514,7 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 	struct rlimit rl;
 	struct timespec ts;
 	bool all_exited = false;
-	double t0, end, left;
+	double t0, t, end, left;
 	unsigned int i;
 	int ex;
 
@@ -542,13 +543,21 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 	if (ex)
 		goto out_close;
 	end = o->duration > 0 ? t0 + o->duration : INFINITY;
+	if (o->io)
+		interval_begin(o->io, now_s(), false);
 	while (!stop_sig) {
 		ex = read_all(&st, &sum, &all_exited);
 		if (ex || all_exited || !targets_alive(o))
 			break;
-		left = end - now_s();
+		t = now_s();
+		left = end - t;
 		if (left <= 0)
 			break;
+		/* -I: the read just made, when an interval is due; the polls wake up in time. */
+		if (o->io && t >= o->io->next)
+			interval_print_read(o->io, &sum, t, false);
+		if (o->io && o->io->next - t < left)
+			left = o->io->next - t;
 		ts.tv_sec = 0;
 		ts.tv_nsec = left * 1e9 < POLL_NS ? (long)(left * 1e9) : POLL_NS;
 		nanosleep(&ts, NULL);
@@ -557,7 +566,11 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 	if (!ex && !all_exited)
 		ex = read_all(&st, &sum, &all_exited);
 	if (!ex) {
-		print_attached(out, o, &sum, now_s() - t0);
+		/* -I: the last, partial interval; no summary, as perf stat -I. */
+		if (o->io)
+			interval_print_read(o->io, &sum, now_s(), true);
+		else
+			print_attached(out, o, &sum, now_s() - t0);
 		report_read_warnings("run", &sum);
 		*sig = stop_sig;
 	}

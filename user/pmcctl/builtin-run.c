@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "interval.h"
 #include "libpmc.h"
 #include "metrics.h"
 #include "mpi.h"
@@ -41,7 +42,7 @@ static void run_usage(FILE *f)
 	      "  -o, --output FILE    write the counts to FILE (default: standard error, as perf stat);\n"
 	      "                       %r the MPI rank, %l the local rank, %h the host, %p the pid,\n"
 	      "                       %% a '%' (%r/%l without an MPI launcher are an error)\n"
-	      "  -r, --repeat N       run N times; print means and the spread\n"
+	      "  -r, --repeat N       run N times; print means and the spread (not with -I)\n"
 	      "  -i, --no-inherit     count only the first process, not its children and threads\n"
 	      "                       (with -p/-t: only the threads there are at the attach)\n"
 	      "  -p, --pid LIST       count these running processes, comma-separated: every thread\n"
@@ -50,6 +51,13 @@ static void run_usage(FILE *f)
 	      "                       them (same user and not setuid or non-dumpable, or CAP_SYS_PTRACE)\n"
 	      "  -t, --tid LIST       count only these threads (and, unless -i, what they create)\n"
 	      "      --duration S     with -p/-t: stop after S seconds (decimals allowed)\n"
+	      "  -I, --interval-print MS   print the counts of each MS milliseconds (at least 10)\n"
+	      "                       while CMD (or -p/-t's tasks) runs, as perf stat -I: text with\n"
+	      "                       the time first, CSV with -x, JSON with -j; the last, partial\n"
+	      "                       interval at the end, then no summary. Through pmcdrv only (the\n"
+	      "                       MSR path is refused), not with -r or --regions\n"
+	      "      --plot FILE      with -I: after the count, draw the intervals over time into\n"
+	      "                       FILE.png or FILE.svg, as 'pmcctl plot' (needs gnuplot)\n"
 	      "  -d, --device PATH    pmcdrv device (default " PMC_DEFAULT_DEVICE ")\n"
 	      "      --msr            count through the MSR device even when pmcdrv is loaded (the\n"
 	      "                       default without it): CMD is pinned to one CPU, whose counts\n"
@@ -80,13 +88,15 @@ static void run_usage(FILE *f)
 	      "\n"
 	      "MPI: the rank comes from OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH's hydra),\n"
 	      "PMIX_RANK or SLURM_PROCID, the first set; JSON output then starts with an object naming\n"
-	      "host, rank, local rank and world size (what 'pmcctl report' merges).\n"
+	      "host, rank, local rank and world size (what 'pmcctl report' merges); with -I too, before\n"
+	      "the intervals.\n"
 	      "\n"
-	      "Exit status: CMD's (128+N if a signal N killed it); 2 usage, 3 module, MSR device or PMU\n"
-	      "unavailable, 4 counters busy, 126 CMD not executable, 127 CMD not found.  With -p/-t:\n"
-	      "0 once the tasks given exited or --duration ended; after Ctrl-C (SIGINT) or SIGTERM the counts\n"
-	      "are printed and pmcctl ends by that signal, as perf stat (128+N in the shell); 1 no such\n"
-	      "task or not permitted, 4 also a task another pmcdrv session counts.\n", f);
+	      "Exit status: CMD's (128+N if a signal N killed it), or 1 when that is 0 and --plot could\n"
+	      "not draw; 2 usage, 3 module, MSR device or PMU unavailable, 4 counters busy, 126 CMD not\n"
+	      "executable, 127 CMD not found.  With -p/-t: 0 once the tasks given exited or --duration\n"
+	      "ended (1 if --plot could not draw); after Ctrl-C (SIGINT) or SIGTERM the counts are\n"
+	      "printed (and drawn) and pmcctl ends by that signal, as perf stat (128+N in the shell);\n"
+	      "1 no such task or not permitted, 4 also a task another pmcdrv session counts.\n", f);
 }
 
 /* The command as the report's target: 'CMD ARGS'. */
@@ -215,6 +225,12 @@ static int choose_path(struct run_opts *o)
 	} else if (!o->msr) {
 		if (o->c.device || o->regions || (err != -ENOENT && err != -ENODEV && err != -ENXIO))
 			return 0;	/* prepare_events() explains */
+		if (o->interval_ms) {
+			fprintf(stderr, "pmcctl run: -I needs pmcdrv, which is not loaded (%s: %s); the MSR path "
+				"reads its counters only when CMD exits: load it (sudo insmod kmod/pmcdrv.ko)\n",
+				PMC_DEFAULT_DEVICE, strerror(-err));
+			return -ENODEV;
+		}
 		fprintf(stderr, "pmcctl run: pmcdrv is not loaded (%s: %s): counting one whole CPU through its MSR device instead; "
 			"for per-task counts load pmcdrv (sudo insmod kmod/pmcdrv.ko)\n",
 			PMC_DEFAULT_DEVICE, strerror(-err));
@@ -426,29 +442,71 @@ static int mpi_setup(struct run_opts *o, struct mpi_rank *m, char *path, size_t 
 	return o->pin ? pin_rank(m) : 0;
 }
 
-/* -p/-t: count the running tasks; *sig: the signal that ended the count, or 0. */
-static int run_tasks(struct run_opts *o, int *sig)
+/*
+ * -I: where the intervals go (@out) and, with --plot, the plot's file;
+ * o->io points at @io.  @cm: the -M metrics, or NULL.
+ */
+static int interval_setup(struct run_opts *o, struct interval_out *io, FILE *out,
+			  struct count_metrics *cm, char *target, size_t len)
 {
+	if (!o->interval_ms)
+		return 0;
+	if (o->argv)
+		format_target(target, len, o->argv);
+	else
+		snprintf(target, len, "'%s'", o->attach_arg);
+	*io = (struct interval_out){
+		.f = out,
+		.c = &o->c,
+		.topdown = o->topdown,
+		.td_level = o->td_level,
+		.cm = cm,
+		.target = target,
+		.cmd = "run",
+		.interval = (double)o->interval_ms / 1000.0,
+		.plot = o->plot,
+	};
+	o->io = io;
+	return interval_open(io);
+}
+
+/*
+ * -p/-t: count the running tasks; *sig: the signal that ended the count, or
+ * 0; *code: 1 when --plot could not draw, else 0.
+ */
+static int run_tasks(struct run_opts *o, int *sig, int *code)
+{
+	struct interval_out io;
+	char target[600];
 	FILE *out;
 	int ex;
 
+	*code = 0;
 	ex = prepare_events(&o->c.events, o->c.device, "run");
 	if (ex)
 		return ex;
 	out = count_output(&o->c, "run");
 	if (!out)
 		return -EIO;
-	ex = run_attached(o, out, sig);
+	ex = interval_setup(o, &io, out, NULL, target, sizeof(target));
+	if (!ex)
+		ex = run_attached(o, out, sig);
 	if (out != stderr && fclose(out) && !ex) {
 		fprintf(stderr, "pmcctl run: -o %s: %s\n", o->c.out_path, strerror(errno));
-		return -EIO;
+		ex = -EIO;
 	}
-	return ex;
+	return o->io ? interval_finish(o->io, ex, code) : ex;
 }
 
-/* Count CMD o.repeat times and print the counts; *status: the last run's wait status. */
-static int run(int argc, char **argv, int *status)
+/*
+ * Count CMD o.repeat times and print the counts; *status: the last run's
+ * wait status; *plot_failed: --plot could not draw.
+ */
+static int run(int argc, char **argv, int *status, bool *plot_failed)
 {
+	struct interval_out io;
+	char target[700];
+	int code = 0;
 	struct run_opts o;
 	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
 	struct msr_counting *mc = NULL;
@@ -462,6 +520,7 @@ static int run(int argc, char **argv, int *status)
 	int ex;
 
 	*status = 0;
+	*plot_failed = false;
 	ex = run_parse_opts(argc, argv, &o, "run", run_usage);
 	if (ex || o.c.help)
 		goto out_ids;
@@ -471,8 +530,9 @@ static int run(int argc, char **argv, int *status)
 	if (o.attach) {
 		int sig;
 
-		ex = run_tasks(&o, &sig);
+		ex = run_tasks(&o, &sig, &code);
 		free(o.ids);
+		*plot_failed = code != 0;
 		/* As perf stat: the counts printed, end by the signal that stopped them. */
 		if (!ex && sig) {
 			signal(sig, SIG_DFL);
@@ -521,6 +581,18 @@ static int run(int argc, char **argv, int *status)
 		free(regions);
 		return -EIO;
 	}
+	ex = interval_setup(&o, &io, out, cm, target, sizeof(target));
+	if (ex) {
+		if (out != stderr)
+			fclose(out);
+		return ex;
+	}
+	/* Under MPI, JSON intervals start with the rank's identity, as the counts would. */
+	if (o.io && mpi.rank >= 0 && count_format(&o.c) == REPORT_JSON) {
+		char model[64];
+
+		mpi_json_identity(out, &mpi, (long)getpid(), cpu_model(model, sizeof(model)) ? model : NULL);
+	}
 	setup_signals();
 
 	memset(vals, 0, sizeof(vals));
@@ -556,9 +628,11 @@ static int run(int argc, char **argv, int *status)
 		free(regions);
 		if (cm)
 			count_metrics_close(cm);
-		return ex;
+		return o.io ? interval_finish(o.io, ex, &code) : ex;
 	}
-	print_results(out, &o, &mpi, cm, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
+	/* -I: the intervals were the output; no summary after them, as perf stat -I. */
+	if (!o.io)
+		print_results(out, &o, &mpi, cm, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
 	if (regions)
 		regions_print(out, &o, regions, cm);
 	free(regions);
@@ -567,7 +641,13 @@ static int run(int argc, char **argv, int *status)
 		count_metrics_close(cm);
 	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "pmcctl run: -o %s: %s\n", o.c.out_path, strerror(errno));
-		return -EIO;
+		ex = ex ? ex : -EIO;
+	}
+	if (o.io) {
+		/* A failed drawing shows as 1 only when CMD's status is 0 (code starts at 1 otherwise). */
+		code = child_exit_code(*status);
+		ex = interval_finish(o.io, ex, &code);
+		*plot_failed = !child_exit_code(*status) && code;
 	}
 	return ex;
 out_ids:
@@ -577,10 +657,14 @@ out_ids:
 
 int cmd_run(int argc, char **argv)
 {
-	int status, err = run(argc, argv, &status);
+	bool plot_failed;
+	int status, err = run(argc, argv, &status, &plot_failed);
 
 	/* Killed before it started: the signal's code, as the shell would report it. */
 	if (err == -EINTR && WIFSIGNALED(status))
 		return child_exit_code(status);
-	return err ? pmcctl_exit_code(err) : child_exit_code(status);
+	if (err)
+		return pmcctl_exit_code(err);
+	/* --plot could not draw: 1 when CMD's status (or -p/-t's) would be 0, as stat. */
+	return plot_failed && !child_exit_code(status) ? EXIT_FAIL : child_exit_code(status);
 }

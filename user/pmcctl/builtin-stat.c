@@ -15,13 +15,11 @@
 
 #include "cgroups.h"
 #include "libpmc.h"
-#include "gnuplot.h"
+#include "interval.h"
 #include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
 
-#define MIN_INTERVAL_MS		10
-#define MAX_INTERVAL_MS		(24L * 3600 * 1000)
 #define MAX_DURATION_S		(365.0 * 24 * 3600)
 
 struct stat_opts {
@@ -39,8 +37,7 @@ struct stat_opts {
 	struct count_metrics *cm;
 	struct pmcctl_cgroups cg;	/* -G, --for-each-cgroup: nr 0 without */
 	struct report_metric *cm_rows;	/* -M with -G: each cgroup's metrics */
-	const char *plot;	/* --plot: the picture drawn after the count */
-	FILE *plot_json;	/* with --plot: the intervals in JSON, for 'pmcctl plot' */
+	struct interval_out io;	/* -I's printing, --plot's picture drawn after the count */
 };
 
 /* One counted CPU. */
@@ -151,12 +148,9 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 				return ex;
 			break;
 		case 'I':
-			if (!parse_long(optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS, &n)) {
-				fprintf(stderr, "pmcctl stat: -I '%s': give milliseconds from %d to %ld\n",
-					optarg, MIN_INTERVAL_MS, MAX_INTERVAL_MS);
-				return -EINVAL;
-			}
-			o->interval_ms = n;
+			ex = interval_parse(optarg, &o->interval_ms, "stat");
+			if (ex)
+				return ex;
 			break;
 		case 't':
 			if (!parse_seconds(optarg, MAX_DURATION_S, &o->duration)) {
@@ -187,7 +181,7 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		case 0x402:	/* --plot */
 			if (!plot_output_ok(optarg, "stat --plot"))
 				return -EINVAL;
-			o->plot = optarg;
+			o->io.plot = optarg;
 			break;
 		case 'h':
 			stat_usage(stdout);
@@ -205,16 +199,9 @@ static int parse_stat_opts(int argc, char **argv, struct stat_opts *o)
 		fprintf(stderr, "pmcctl stat: --td-level goes with --topdown\n");
 		return -EINVAL;
 	}
-	if (o->plot && !o->interval_ms) {
-		fprintf(stderr, "pmcctl stat: --plot draws the counts over time: give -I MS too "
-			"(e.g. -I 100)\n");
-		return -EINVAL;
-	}
-	if (o->plot && !gp_available()) {
-		fprintf(stderr, "pmcctl stat: --plot needs gnuplot, which is not installed: "
-			GNUPLOT_INSTALL_HINT "\n");
-		return -EIO;
-	}
+	ex = interval_plot_check(o->io.plot, o->interval_ms, "stat");
+	if (ex)
+		return ex;
 	if (!o->all && !o->cpus_given) {
 		fprintf(stderr, "pmcctl stat: say which CPUs: -a (all) or -C LIST; %s\n",
 			o->cg.nr ? "-G counts cgroups on whole CPUs, as perf's" :
@@ -423,7 +410,7 @@ static void cgroup_metrics(const struct stat_opts *o, const struct pmc_evlist *e
  * CPU.  @interval: seconds since the start with -I, < 0 otherwise;
  * @elapsed: the seconds the counts cover (the interval with -I).
  */
-static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_evlist *ev,
+static void print_counts(struct stat_opts *o, const struct pmc_evlist *ev,
 			 struct stat_cpu *cpus, unsigned int n, double interval, double elapsed,
 			 bool first)
 {
@@ -458,7 +445,7 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 	for (g = 0; g < ncg; g++)
 	for (e = 0; e < ev->n; e++) {
 		const char *cgroup = o->cg.nr ? o->cg.v[g].name : NULL;
-		struct pmcdrv_read d = { .nr_events = 1 };
+		struct pmcdrv_read d;
 		double sum = 0, ena_sum = 0, run_sum = 0, ena, run;
 		bool mux = false;
 
@@ -467,11 +454,7 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 			const struct pmcdrv_read *now = o->cg.nr ? &cpus[i].cg_now[g] : &cpus[i].now;
 			const struct pmcdrv_read *prev = o->cg.nr ? &cpus[i].cg_prev[g] : &cpus[i].prev;
 
-			d.values[0] = now->values[e] - prev->values[e];
-			d.times[0].time_enabled = now->times[e].time_enabled -
-						  prev->times[e].time_enabled;
-			d.times[0].time_running = now->times[e].time_running -
-						  prev->times[e].time_running;
+			interval_delta(now, prev, e, &d);
 			d.flags = cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED;
 			ena = (double)d.times[0].time_enabled;
 			run = (double)d.times[0].time_running;
@@ -500,18 +483,7 @@ static void print_counts(FILE *f, const struct stat_opts *o, const struct pmc_ev
 		cgroup_metrics(o, ev, rows, elapsed, &r);
 	else if (o->cm)
 		count_metrics_eval(o->cm, rows, nrows, elapsed, &r, "stat");
-	if (o->topdown)
-		report_print_topdown(f, &r, rows, nrows, o->td_level, first);
-	else
-		report_print(f, &r, rows, nrows);
-	fflush(f);
-	if (o->plot_json) {	/* the same interval once more, as JSON for the plot */
-		r.format = REPORT_JSON;
-		if (o->topdown)
-			report_print_topdown(o->plot_json, &r, rows, nrows, o->td_level, first);
-		else
-			report_print(o->plot_json, &r, rows, nrows);
-	}
+	interval_print_rows(&o->io, &r, rows, nrows, first);
 	free(rows);
 }
 
@@ -638,23 +610,17 @@ static void next_interval(struct stat_cpu *cpus, unsigned int n, unsigned int nc
  * (the signal that ended a count without CMD, or 0) and *t_last (when the
  * last interval was printed, else t0).
  */
-static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlist *ev,
+static int count_loop(struct stat_opts *o, const struct pmc_evlist *ev,
 		      struct stat_cpu *cpus, unsigned int n, double t0, pid_t pid,
 		      const struct stat_sigs *g, int *status, int *stop_sig, double *t_last)
 {
-	double interval = (double)o->interval_ms / 1000.0, next_print, end, t, wait;
+	double interval = o->io.interval, next_print, end, t, wait;
 	struct timespec ts;
 	siginfo_t si;
 	int sig, ex, r;
 
 	*t_last = t0;
 	next_print = interval > 0 ? t0 + interval : INFINITY;
-	/* --topdown's header names its metrics: printed with the first interval. */
-	if (interval > 0 && !o->topdown) {
-		struct report hr = { .format = count_format(&o->c) };
-
-		report_interval_header(f, &hr, o->per_cpu);
-	}
 	end = o->duration > 0 ? t0 + o->duration : INFINITY;
 	for (;;) {
 		t = now_s();
@@ -665,12 +631,10 @@ static int count_loop(FILE *f, const struct stat_opts *o, const struct pmc_evlis
 			if (ex)
 				return ex;
 			/* Rates such as CPUs utilized are per interval. */
-			print_counts(f, o, ev, cpus, n, t - t0, t - *t_last, *t_last == t0);
+			print_counts(o, ev, cpus, n, t - t0, t - *t_last, *t_last == t0);
 			*t_last = t;
 			next_interval(cpus, n, o->cg.nr);
-			/* A late wake-up skips the intervals it missed, as perf does. */
-			while (next_print <= t)
-				next_print += interval;
+			next_print = interval_next_due(next_print, interval, t);
 			continue;
 		}
 		/* The kernel folds the counters itself, so waiting long is fine. */
@@ -714,7 +678,6 @@ static int stat_cpus(int argc, char **argv, int *code)
 	double t0, t, t_last;
 	pid_t pid = 0;
 	FILE *out;
-	char plot_path[] = "/tmp/pmcctl-stat-plot.XXXXXX";
 
 	*code = EXIT_OK;
 	ex = parse_stat_opts(argc, argv, &o);
@@ -759,20 +722,18 @@ static int stat_cpus(int argc, char **argv, int *code)
 	out = count_output(&o.c, "stat");
 	if (!out)
 		return -EIO;
-	if (o.plot) {
-		int fd = mkstemp(plot_path);
+	o.io.f = out;
+	o.io.c = &o.c;
+	o.io.topdown = o.topdown;
+	o.io.td_level = o.td_level;
+	o.io.cmd = "stat";
+	o.io.interval = (double)o.interval_ms / 1000.0;
 
-		o.plot_json = fd >= 0 ? fdopen(fd, "w+") : NULL;
-		if (!o.plot_json) {
-			fprintf(stderr, "pmcctl stat: --plot: a temporary file: %s\n", strerror(errno));
-			if (fd >= 0) {
-				close(fd);
-				unlink(plot_path);
-			}
-			if (out != stderr)
-				fclose(out);
-			return -EIO;
-		}
+	ex = interval_open(&o.io);
+	if (ex) {
+		if (out != stderr)
+			fclose(out);
+		return ex;
 	}
 
 	take_signals(&g);
@@ -783,12 +744,14 @@ static int stat_cpus(int argc, char **argv, int *code)
 	if (ex)
 		goto out_cpus;
 	t0 = now_s();
+	if (o.interval_ms)
+		interval_begin(&o.io, t0, o.per_cpu);
 	if (o.argv) {
 		ex = start_child(o.argv, &g, &pid);
 		if (ex)
 			goto out_cpus;
 	}
-	ex = count_loop(out, &o, &events, cpus, n, t0, pid, &g, &status, &stop_sig, &t_last);
+	ex = count_loop(&o, &events, cpus, n, t0, pid, &g, &status, &stop_sig, &t_last);
 	if (!ex)
 		ex = read_cpus(cpus, n, o.cg.nr);
 	t = now_s();
@@ -798,10 +761,10 @@ static int stat_cpus(int argc, char **argv, int *code)
 			for (i = 0; i < n && cpus[i].now.time_enabled == cpus[i].prev.time_enabled; i++)
 				;
 			if (i < n)
-				print_counts(out, &o, &events, cpus, n, t - t0, t - t_last, t_last == t0);
+				print_counts(&o, &events, cpus, n, t - t0, t - t_last, t_last == t0);
 		} else {
 			/* prev is still zero: the whole count. */
-			print_counts(out, &o, &events, cpus, n, -1, t - t0, true);
+			print_counts(&o, &events, cpus, n, -1, t - t0, true);
 		}
 		for (i = 0; i < n; i++)
 			report_read_warnings("stat", &cpus[i].now);
@@ -827,19 +790,7 @@ out_close:
 		fprintf(stderr, "pmcctl stat: -o %s: %s\n", o.c.out_path, strerror(errno));
 		ex = ex ? ex : -EIO;
 	}
-	if (o.plot_json) {
-		if (fclose(o.plot_json) && !ex) {
-			fprintf(stderr, "pmcctl stat: --plot: %s: %s\n", plot_path, strerror(errno));
-			ex = -EIO;
-		}
-		/* Drawn after a count that ended well; a failed drawing fails only a run that did not. */
-		if (!ex && plot_draw(plot_path, o.plot, NULL, NULL, "stat --plot"))
-			*code = *code ? *code : EXIT_FAIL;
-		else if (!ex)
-			fprintf(stderr, "pmcctl stat: wrote %s\n", o.plot);
-		unlink(plot_path);
-	}
-	return ex;
+	return interval_finish(&o.io, ex, code);
 }
 
 int cmd_stat(int argc, char **argv)

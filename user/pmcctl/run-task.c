@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,10 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "interval.h"
 #include "libpmc.h"
 #include "pmcctl.h"
 #include "run.h"
@@ -28,7 +31,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 {
 	bool compare = strcmp(cmd, "run");
 	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION, OPT_TOPDOWN, OPT_TD_LEVEL,
-	       OPT_ALL_USER, OPT_PIN };
+	       OPT_ALL_USER, OPT_PIN, OPT_PLOT };
 	static const struct option opts[] = {
 		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -46,6 +49,8 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "all-user", no_argument, NULL, OPT_ALL_USER },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "pin", no_argument, NULL, OPT_PIN },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -60,7 +65,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 	o->repeat = 1;
 	o->cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:M:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" COUNT_SHORTOPTS "r:iC:fp:t:M:vI:h", opts, NULL)) != -1) {
 		if (count_opt_owns(c)) {
 			ex = count_opt(&o->c, c, optarg, cmd);
 			if (ex)
@@ -146,6 +151,16 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		case 'v':
 			o->verbose = true;
 			break;
+		case 'I':
+			ex = interval_parse(optarg, &o->interval_ms, cmd);
+			if (ex)
+				return ex;
+			break;
+		case OPT_PLOT:
+			if (!plot_output_ok(optarg, "run --plot"))
+				return -EINVAL;
+			o->plot = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			o->c.help = true;
@@ -193,6 +208,25 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		fprintf(stderr, "pmcctl compare: --pin and -v are options of 'pmcctl run'\n");
 		return -EINVAL;
 	}
+	if (compare && (o->interval_ms || o->plot)) {
+		fprintf(stderr, "pmcctl compare: -I and --plot are options of 'pmcctl run' and 'pmcctl stat'\n");
+		return -EINVAL;
+	}
+	if (o->interval_ms && (repeat_opt || o->regions)) {
+		fprintf(stderr, "pmcctl %s: -I and %s exclude each other: %s\n", cmd,
+			repeat_opt ? "-r" : "--regions",
+			repeat_opt ? "the intervals are one run's; drop -r, or run pmcctl N times" :
+				     "the region table is the whole run's; drop one");
+		return -EINVAL;
+	}
+	if (o->interval_ms && msr_opt) {
+		fprintf(stderr, "pmcctl %s: -I needs pmcdrv (the MSR path reads its counters only when "
+			"CMD exits); drop --msr, --msr-device, -C and -f\n", cmd);
+		return -EINVAL;
+	}
+	ex = interval_plot_check(o->plot, o->interval_ms, cmd);
+	if (ex)
+		return ex;
 	if (compare && o->regions) {
 		fprintf(stderr, "pmcctl compare: --regions is an option of 'pmcctl run'\n");
 		return -EINVAL;
@@ -312,14 +346,58 @@ fail:
 	return -EIO;
 }
 
+/*
+ * -I: wait for the command, reading the session and printing an interval
+ * whenever one is due.  SIGCHLD is blocked only here (the command has the
+ * mask it had), so its exit either is pending or is seen by WNOHANG.  A
+ * read that fails ends the intervals (said once), not the wait.
+ */
+static int wait_intervals(const struct run_opts *o, struct pmc_session *s, pid_t pid,
+			  int *status, struct rusage *ru)
+{
+	struct interval_out *io = o->io;
+	struct pmcdrv_read r;
+	struct timespec ts;
+	sigset_t chld, old;
+	double t, wait;
+	int err = 0;
+	pid_t w;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	for (;;) {
+		w = wait4(pid, status, err ? 0 : WNOHANG, ru);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		if (w <= 0 && err)
+			continue;
+		t = now_s();
+		if (t >= io->next) {
+			err = pmc_session_read(s, &r);
+			if (err)
+				err = session_error("run", "-I: reading the counts", err);
+			else
+				interval_print_read(io, &r, t, false);
+			continue;
+		}
+		wait = io->next - t;
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		sigtimedwait(&chld, NULL, &ts);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 int run_once_task(const struct run_opts *o, struct run_result *res)
 {
 	struct pmc_session *s;
 	struct rusage ru;
-	int pipefd[2], msg[2], err, ex, rfd = -1;
+	int pipefd[2], msg[2], err, ex, iex = 0, rfd = -1;
 	ssize_t n;
 	pid_t pid;
-	double t0;
+	double t0, t_end;
 
 	err = task_session_open(o, &s);
 	if (err)
@@ -379,9 +457,16 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	close(pipefd[1]);
 	n = read(pipefd[0], msg, sizeof(msg));
 	close(pipefd[0]);
-	while (wait4(pid, &res->status, 0, &ru) < 0 && errno == EINTR)
-		;
-	res->elapsed = now_s() - t0;
+	if (o->io && n != (ssize_t)sizeof(msg)) {
+		/* Counting began at the exec, which closed the pipe. */
+		interval_begin(o->io, now_s(), false);
+		iex = wait_intervals(o, s, pid, &res->status, &ru);
+	} else {
+		while (wait4(pid, &res->status, 0, &ru) < 0 && errno == EINTR)
+			;
+	}
+	t_end = now_s();
+	res->elapsed = t_end - t0;
 	child_pid = 0;
 	if (n == (ssize_t)sizeof(msg)) {
 		pmc_session_close(s);
@@ -404,6 +489,10 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	res->stime = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	err = pmc_session_read(s, &res->r);
 	pmc_session_close(s);
+	if (iex)
+		return iex;	/* -I's read failed: explained, and no final interval */
+	if (!err && o->io)
+		interval_print_read(o->io, &res->r, t_end, true);
 	if (rfd >= 0) {
 		ex = regions_collect(rfd, res);
 		close(rfd);

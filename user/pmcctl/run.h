@@ -9,6 +9,8 @@
 
 #include "pmcctl.h"
 
+struct interval_out;
+
 struct run_opts {
 	struct count_opts c;	/* -e, -x, -j, -o, -d */
 	bool inherit;
@@ -35,6 +37,10 @@ struct run_opts {
 	/* Under an MPI launcher (run only, mpi.h): --pin, -v. */
 	bool pin;
 	bool verbose;
+	/* -I MS (run only): each interval's counts while counting; --plot FILE after. */
+	long interval_ms;
+	const char *plot;
+	struct interval_out *io;	/* -I's printing (interval.h), set up by run; else NULL */
 };
 
 /*
