@@ -216,6 +216,12 @@ lane_rt() {
 			--timeout 1800 -- env PMCDRV_METRIC_WALK=0 PMCDRV_SERVE_ABUSE=0 \
 			tests/guest/run-all
 }
+# A real Prometheus on the host scrapes pmcctl serve in a guest (passt
+# networking): exact cgroup counts through its query API (tests/prom-check.sh,
+# about 75 s).
+lane_prom() {
+	lstage prom tests/prom-check.sh
+}
 lane_nopmu() {
 	if [ "$qemu_ok" = 1 ]; then
 		lstage guest-nopmu tests/vm/run --timeout 1800 --no-pmu -- tests/guest/run-all
@@ -258,6 +264,7 @@ queue lane_rt
 queue lane_612
 [ "$qemu_ok" = 1 ] && queue lane_models
 [ "$qemu_ok" = 1 ] && queue lane_spr
+[ "$qemu_ok" = 1 ] && queue lane_prom
 queue lane_nopmu
 drain
 

@@ -16,8 +16,9 @@ pkgs=(
 	# (only a Recommends of mpich), and MPICH goes into the guest image (tests/vm/run)
 	libjson-c-dev gnuplot-nox mpich libmpich-dev openmpi-bin
 	# pmcctl serve's HTTP server (libmicrohttpd12 goes into the guest image, tests/vm/run);
-	# promtool checks its expositions and recording rules (tests/serve-check.sh)
-	libmicrohttpd-dev prometheus
+	# promtool checks its expositions and recording rules (tests/serve-check.sh); a real
+	# Prometheus scrapes the guest through passt's user networking (tests/prom-check.sh)
+	libmicrohttpd-dev prometheus passt curl
 	# kernel module build and its quality gates (sparse; checkpatch is fetched by tests/kbuild-check.sh)
 	"linux-headers-$flavour" linux-headers-rt-amd64 kmod sparse libelf-dev perl
 	# the guest lane: Debian's QEMU and firmware, busybox, perf, msr-tools, jq
