@@ -266,7 +266,7 @@ check: ## every test: unit, kernel-code gates, in-guest; ends "N passed, N faile
 demo: ## boot the guest, load pmcdrv, show it working
 	tests/demo.sh
 
-bench: ## pmcdrv against perf in one guest run: tables, JSON, docs/performance.md
+bench: ## pmcdrv against perf (and LIKWID) in one guest run: tables, JSON, docs/performance.md
 	bench/run
 
 clean: ## remove build/ and the module's build products

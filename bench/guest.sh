@@ -6,7 +6,7 @@
 #   tests/vm/run -- bench/guest.sh [ROUNDS REPS TRACE_ROUNDS READS STARTS CPU WARMUP_MS [ONLY]]
 # with pmcdrv loaded; ONLY=B8 runs B8 alone (the top-down pair: a second
 # guest on the emulated Sapphire Rapids, tests/vm/run --pmu-model spr);
-# any other ONLY, a comma-separated list of cases (B1,B2 go together; B9,B10,B11),
+# any other ONLY, a comma-separated list of cases (B1,B2 go together; B3 ... B13 but B8),
 # runs only those (bench/run --only).  Prints one line per figure:
 #   BENCH bench=B2 tool=pmcdrv events=2 mode=inherit metric=ns_per_round value=... [more k=v]
 # and ends with "BENCH-DONE".  Exits non-zero when a measured command failed.
@@ -220,6 +220,55 @@ bench "bench=info metric=cpu value=$(grep -m1 '^model name' /proc/cpuinfo | sed 
 bench "bench=info metric=params rounds=$ROUNDS reps=$REPS trace_rounds=$TROUNDS reads=$READS starts=$STARTS cpu=$CPU warmup_ms=$WARMUP"
 [ -x $pp ] && [ -x $ppr ] && [ -x build/bench/selfread ] || { echo "bench: build/bench/ not built (bench/run builds it)" >&2; exit 2; }
 
+# ---- LIKWID (B4, B5, B6, B13): Debian's likwid, staged by bench/run in build/likwid -----------
+# (bench/likwid-stage.sh: the tree is in the initramfs, LIKWID is not).  likwid-perfctr is a
+# Lua script; its staged copy names the staged interpreter, Lua module, liblikwid and
+# performance groups, so it needs only LD_LIBRARY_PATH for the libraries.  Direct MSR access
+# (-M 0, as root: the msr driver, no access daemon), counting on CPU (-C, which also pins the
+# command there).  Two things of the emulated machine that LIKWID 5.2.2 needs and does not
+# find, each worked around here and nowhere else:
+#  - on a Skylake client LIKWID maps the memory controller's registers (MCHBAR: the host
+#    bridge's PCI config offset 0x48, 00:00.0) through /dev/mem, and refuses to count at
+#    all when that BAR is 0, as on QEMU's i440FX host bridge ("imcbar is zero", perfmon_init
+#    fails).  The guest writes an unused, unclaimed address (0xfed10000, where Intel clients
+#    put it) into that register: LIKWID maps it and reads 0 from it (the DRAM counters of
+#    groups such as MEM read 0); no event used here comes from it.
+#  - LIKWID's Skylake set-up writes 0 to IA32_PEBS_ENABLE, which the emulated PMU does not
+#    have (#GP, EIO from the msr driver; IA32_MISC_ENABLE says "PEBS unavailable"), and gives
+#    up on the event set: build/bench/likwid-pebs0.so (bench/likwid-pebs0.c, LD_PRELOAD)
+#    reports that one write of 0 as done when it fails with EIO.
+LW=$PWD/build/likwid
+LW_EV=INSTR_RETIRED_ANY:FIXC0	# user-mode instructions, as instructions:u (LIKWID's default: no :KERNEL)
+LW_OK=0
+# lw ARGS...: likwid-perfctr -M 0 with the staged libraries and the shim (no extra exec); its
+# configuration looks for likwid-accessD on PATH even in direct mode, and fails without it
+lw() {
+	PATH=$LW/bin:$PATH LD_LIBRARY_PATH=$LW/lib LD_PRELOAD=$PWD/build/bench/likwid-pebs0.so \
+		"$LW/bin/likwid-perfctr" -M 0 "$@"
+}
+likwid_setup() {
+	[ "$LW_OK" = 0 ] || return "$((LW_OK - 1))"
+	LW_OK=2
+	if [ ! -s "$LW/version" ] || [ ! -x build/bench/likwid-pebs0.so ]; then
+		echo "bench: LIKWID is not staged (bench/run stages Debian's likwid when it is installed): no LIKWID rows"
+		return 1
+	fi
+	modprobe msr || { err "LIKWID: modprobe msr"; return 1; }
+	printf '\001\000\321\376' | dd of=/proc/bus/pci/00/00.0 bs=1 seek=72 conv=notrunc 2>/dev/null ||
+		{ err "LIKWID: cannot set the host bridge's MCHBAR"; return 1; }
+	local v out
+	v=$(lw -v 2>&1 | sed -n 's/.*Version \([0-9.]*\).*/\1/p')
+	if ! out=$(lw -C "$CPU" -g "$LW_EV" true 2>&1) || ! grep -q "INSTR_RETIRED_ANY *| *FIXC0 *| *[1-9]" <<<"$out"; then
+		err "LIKWID: likwid-perfctr -M 0 -C $CPU -g $LW_EV true does not count: $out"
+		return 1
+	fi
+	bench "bench=info metric=likwid_version value=${v:-unknown} package=$(cat "$LW/version") access=direct"
+	echo "bench: LIKWID $v (Debian $(cat "$LW/version")), likwid-perfctr -M 0 (direct MSR access), -C $CPU"
+	LW_OK=1
+}
+# lw_count OUT: the FIXC0 count of likwid-perfctr's table in OUT (its first HWThread column)
+lw_count() { awk -F'|' '$2 ~ /INSTR_RETIRED_ANY/ && $3 ~ /FIXC0/ { gsub(/ /, "", $4); print $4; exit }' <<<"$1"; }
+
 # ---- B8 alone: the top-down pair (slots and PERF_METRICS), on its own guest -----------------
 # pmcdrv saves and restores the pair as one unit at a switch (docs/design.md,
 # "Topdown metrics"); perf does the same (saved_slots, saved_metric).  Timed
@@ -267,18 +316,19 @@ fi
 # Busy guest ns of every CPU: the run time of all tasks but the idle ones
 # (rq_cpu_time, the 7th number of each cpu line of /proc/schedstat).
 busy_ns() { awk '/^cpu[0-9]/ { s += $8 } END { printf "%.0f", s }' /proc/schedstat; }
-startup() {	# TOOL CMD...: mean guest ns of STARTS runs of CMD, wall and busy
-	local tool=$1 i t0 t1 b0 b1
-	shift
-	"$@" >/dev/null 2>&1 || { err "B4 $tool: $* failed"; return; }
+startup() { runs_mean B4 start-up "$@"; }
+runs_mean() {	# BENCH CASE TOOL CMD...: mean guest ns of STARTS runs of CMD, wall and busy
+	local b=$1 c=$2 tool=$3 i t0 t1 b0 b1
+	shift 3
+	"$@" >/dev/null 2>&1 || { err "$b $tool: $* failed"; return; }
 	b0=$(busy_ns)
 	t0=$EPOCHREALTIME
 	for i in $(seq "$STARTS"); do "$@" >/dev/null 2>&1; done
 	t1=$EPOCHREALTIME
 	b1=$(busy_ns)
-	bench "bench=B4 case=start-up tool=$tool metric=ns_per_start" \
+	bench "bench=$b case=$c tool=$tool metric=ns_per_start" \
 		"value=$(awk -v a="$t0" -v b="$t1" -v n="$STARTS" 'BEGIN { printf "%.0f", (b - a) * 1e9 / n }') runs=$STARTS"
-	bench "bench=B4 case=start-up tool=$tool metric=busy_ns_per_start" \
+	bench "bench=$b case=$c tool=$tool metric=busy_ns_per_start" \
 		"value=$(awk -v a="$b0" -v b="$b1" -v n="$STARTS" 'BEGIN { printf "%.0f", (b - a) / n }') runs=$STARTS"
 }
 if want B4; then
@@ -286,6 +336,7 @@ echo "bench: B4 start-up"
 startup none true
 startup pmcdrv pmcctl run -e instructions:u true
 startup perf perf stat -e instructions:u true
+likwid_setup && startup likwid lw -C "$CPU" -g "$LW_EV" true
 fi
 
 # ---- B5: accuracy ---------------------------------------------------------------------------
@@ -298,6 +349,16 @@ b=$(perf stat -x, -e instructions:u -- build/progs/loop $N 2>&1 >/dev/null | awk
 bench "bench=B5 case=loop tool=pmcdrv metric=instructions_u value=${a:-null} expected=$want exact=$([ "$a" = "$want" ] && echo true || echo false)"
 bench "bench=B5 case=loop tool=perf metric=instructions_u value=${b:-null} expected=$want exact=$([ "$b" = "$want" ] && echo true || echo false)"
 [ "$a" = "$want" ] && [ "$b" = "$want" ] || err "B5: pmcdrv $a, perf $b, want $want"
+# LIKWID counts CPU $CPU from its start of the counters to their stop, whatever runs there (the
+# loop pinned by -C, likwid-perfctr's own user-mode work between start and stop, any other
+# task): not exact.  The same command around N = 0 gives that rest, to tell it apart.
+if likwid_setup; then
+	c=$(lw_count "$(lw -C "$CPU" -g "$LW_EV" build/progs/loop $N 2>&1)")
+	z=$(lw_count "$(lw -C "$CPU" -g "$LW_EV" build/progs/loop 000000000 2>&1)")
+	bench "bench=B5 case=loop tool=likwid metric=instructions_u value=${c:-null} expected=$want" \
+		"exact=$([ "$c" = "$want" ] && echo true || echo false) loop0=${z:-null} expected0=103"
+	[ -n "$c" ] && [ -n "$z" ] || err "B5: no count from likwid-perfctr"
+fi
 fi
 
 # ---- B6: one region begin/end pair ------------------------------------------------------------
@@ -318,6 +379,48 @@ if out=$(taskset -c "$CPU" build/tests/region_cost --perf "$REGIONS" 2>&1); then
 else
 	err "region_cost --perf: $out"
 fi
+# LIKWID's marker API: LIKWID_MARKER_START/STOP around nothing, under likwid-perfctr -m
+# (build/bench/likwid-region, built by bench/run when Debian's likwid is installed).
+if [ ! -x build/bench/likwid-region ]; then
+	echo "bench: B6: no build/bench/likwid-region (bench/run builds it when likwid-marker.h and liblikwid are installed): no LIKWID row"
+elif likwid_setup; then
+	if out=$(lw -m -C "$CPU" -g "$LW_EV" build/bench/likwid-region "$REGIONS" 2>&1) &&
+		l=$(sed -n 's/^likwid-marker-pair ns=\([0-9.]*\)$/\1/p' <<<"$out") && [ -n "$l" ]; then
+		bench "bench=B6 case=region-pair tool=likwid metric=ns_per_pair value=$l pairs=$REGIONS"
+	else
+		err "B6: likwid-perfctr -m ... likwid-region: $out"
+	fi
+	# Its MSR accesses per pair (msr:read_msr, msr:write_msr on CPU; RDPMC in user mode is
+	# not traced): the whole command at 20 and at 10 pairs a batch, the difference over the
+	# 20 x 10 pairs more.
+	lw_msr() {	# PAIRS: "READS WRITES" of the traced command
+		msr_trace_start || return 1
+		lw -m -C "$CPU" -g "$LW_EV" build/bench/likwid-region "$1" >/dev/null 2>&1
+		msr_trace_stop "$CPU" /tmp/bench.lwtrace
+		echo "$(grep -c ' read_msr: ' /tmp/bench.lwtrace) $(grep -c ' write_msr: ' /tmp/bench.lwtrace)"
+	}
+	if m20=$(lw_msr 20) && m10=$(lw_msr 10); then
+		read -r r20 w20 <<<"$m20"
+		read -r r10 w10 <<<"$m10"
+		bench "bench=B6 case=region-pair tool=likwid metric=msr_per_pair value=$(awk -v a=$((r20 + w20 - r10 - w10)) 'BEGIN { print a / 200 }')" \
+			"reads=$(awk -v a=$((r20 - r10)) 'BEGIN { print a / 200 }') writes=$(awk -v a=$((w20 - w10)) 'BEGIN { print a / 200 }')"
+	else
+		err "B6: cannot trace likwid-region's MSR accesses"
+	fi
+fi
+fi
+
+# ---- B13: the whole command around the known loop, against LIKWID -----------------------------
+# B4's start-up with work in it: build/progs/loop N (2N + 103 user instructions) under
+# pmcctl run, perf stat and likwid-perfctr -C CPU (pinned there by LIKWID; the others are
+# not pinned), wall and busy guest ns per run (the mean of STARTS), as B4.
+if want B13; then
+	echo "bench: B13 the loop under each tool"
+	loop13="build/progs/loop 001000000"
+	runs_mean B13 loop none $loop13
+	runs_mean B13 loop pmcdrv pmcctl run -e instructions:u -- $loop13
+	runs_mean B13 loop perf perf stat -e instructions:u -- $loop13
+	likwid_setup && runs_mean B13 loop likwid lw -C "$CPU" -g "$LW_EV" $loop13
 fi
 
 # ---- B7: switches into address spaces that may execute RDPMC -------------------------------

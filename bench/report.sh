@@ -68,6 +68,18 @@ def b12(t; m; x): one(.bench == "B12" and .tool == t and .mode == m and .metric 
 def b12above(t; m): (b12(t; m; "ns_per_round") | .value? // null) as $v |
 	(b12("none"; m; "ns_per_round") | .value? // null) as $b |
 	if $v == null or $b == null then null else $v - $b end;
+# the command of tool t around c (B4, B13)
+def cmd(t; c): {"none": "`\(c)`", "pmcdrv": "`pmcctl run -e instructions:u \(c)`",
+	"perf": "`perf stat -e instructions:u \(c)`",
+	"likwid": "`likwid-perfctr -M 0 -C \(.params.cpu) -g INSTR_RETIRED_ANY:FIXC0 \(c)`"}[t];
+# B4, B13: one row per tool of the command around c, wall and busy ns per run and above c alone
+def runs(b; k; c): ns(b; k; "none"; null; null; "ns_per_start") as $t |
+	ns(b; k; "none"; null; null; "busy_ns_per_start") as $bt |
+	["none", "pmcdrv", "perf", "likwid"][] as $tool |
+	ns(b; k; $tool; null; null; "ns_per_start") as $w | ns(b; k; $tool; null; null; "busy_ns_per_start") as $u |
+	select($tool != "likwid" or $w != null) |
+	def above(v; z): if $tool == "none" or v == null or z == null then "" else (v - z | sign0) end;
+	"| \(cmd($tool; c)) | \($w | n0) | \(above($w; $t)) | \($u | n0) | \(above($u; $bt)) |";
 def b7above(t; n): (b7(t; n; "ns_per_round") | .value? // null) as $v | b7base as $b |
 	if $v == null or $b == null then null else $v - $b end;
 '
@@ -125,27 +137,39 @@ tables() {
 	"",
 	"| command | wall ns per run | above `true` alone | busy ns per run | above `true` alone |",
 	"|---|---:|---:|---:|---:|",
-	(ns("B4"; "start-up"; "none"; null; null; "ns_per_start") as $t |
-	 ns("B4"; "start-up"; "none"; null; null; "busy_ns_per_start") as $bt |
-	 ["none", "pmcdrv", "perf"][] as $tool |
-	 ns("B4"; "start-up"; $tool; null; null; "ns_per_start") as $w |
-	 ns("B4"; "start-up"; $tool; null; null; "busy_ns_per_start") as $b |
-	 "| \({"none": "`true`", "pmcdrv": "`pmcctl run -e instructions:u true`",
-		"perf": "`perf stat -e instructions:u true`"}[$tool]) | \($w | n0) | \(if $tool == "none" or $w == null then "" else ($w - $t | sign0) end) | \($b | n0) | \(if $tool == "none" or $b == null or $bt == null then "" else ($b - $bt | sign0) end) |"),
+	runs("B4"; "start-up"; "true"),
+	(ns("B4"; "start-up"; "likwid"; null; null; "ns_per_start") | select(. != null) |
+	 "", "likwid-perfctr'"'"'s wall time is nearly all idle: at every start LIKWID'"'"'s timer calibrates the TSC against two",
+	 "500 ms nanosleeps (getCpuSpeed() in its timer.c), 1 s of real time that the busy column does not count."),
 	"",
 	"B5: accuracy, instructions:u of build/progs/loop 001000000 (exactly 2N + 103)",
 	"",
 	"| tool | instructions:u | expected | exact |",
 	"|---|---:|---:|---|",
 	(r(.bench == "B5")[] | "| \(.tool) | \(.value | n0) | \(.expected | n0) | \(if .exact then "yes" else "NO" end) |"),
+	(one(.bench == "B5" and .tool == "likwid") | select(. != null) |
+	 "", "likwid-perfctr -C \($d.params.cpu) counts the CPU from its start of the counters to their stop: the loop, pinned there,",
+	 "and every other user-mode instruction on that CPU in that window (its own Lua code around the command, any",
+	 "other task). Around loop 000000000 (103 instructions) it counts \(.loop0 | n0): \(if .loop0 == null or .value == null then "n/a"
+		else "\(.loop0 - 103 | n0) of them not the loop'"'"'s, and \(.value - .expected | n0) above the exact count with N = 1,000,000" end)."),
 	"",
-	"B6: one empty region begin/end pair (libpmc) against one perf PERF_EVENT_IOC_ENABLE + DISABLE pair, guest ns",
-	"(user and kernel instructions), the least of 20 batches",
+	"B6: one empty region begin/end pair (libpmc) against one perf PERF_EVENT_IOC_ENABLE + DISABLE pair and one",
+	"LIKWID_MARKER_START + STOP pair of LIKWID'"'"'s marker API, guest ns (user and kernel instructions), the least of 20 batches",
 	"",
 	"| tool | what | ns per pair |",
 	"|---|---|---:|",
-	(r(.bench == "B6")[] | "| \(.tool) | \(if .tool == "perf" then "ioctl enable + disable of an instructions:u event"
+	(r(.bench == "B6" and .metric == "ns_per_pair")[] | "| \(.tool) | \(if .tool == "perf" then "ioctl enable + disable of an instructions:u event"
+		elif .tool == "likwid" then "LIKWID_MARKER_START + STOP under likwid-perfctr -M 0 -m -C \($d.params.cpu) -g INSTR_RETIRED_ANY:FIXC0\(
+			($d | one(.bench == "B6" and .tool == "likwid" and .metric == "msr_per_pair")) |
+			if . == null then "" else " (\(.reads) rdmsr + \(.writes) wrmsr per pair through the msr driver)" end)"
 		else "pmc_region_begin + pmc_region_end (path: \(.path))" end) | \(.value | n1) |"),
+	"",
+	"B13: the whole command around build/progs/loop 001000000 (2,000,103 user instructions), guest ns per run from",
+	"bash (mean of \(.params.starts)), wall and busy time as B4; LIKWID\(if $d.likwid_version == null then ": not run" else " \($d.likwid_version)" end)",
+	"",
+	"| command | wall ns per run | above the loop alone | busy ns per run | above the loop alone |",
+	"|---|---:|---:|---:|---:|",
+	runs("B13"; "loop"; "build/progs/loop 001000000"),
 	"",
 	"B7: switches into an address space that may execute RDPMC (build/bench/pingpong-rdpmc): both ping-pong",
 	"processes count the events on themselves and map their self-read page (pmcdrv) or one perf mmap page per",
@@ -298,6 +322,8 @@ tables() {
 	  "| B4: pmcctl run <= perf stat (busy time) | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
 	 (ns("B6"; "region-pair"; "pmcdrv"; null; null; "ns_per_pair") as $a | ns("B6"; "region-pair"; "perf"; null; null; "ns_per_pair") as $b |
 	  "| B6: one region begin/end pair <= perf'"'"'s ioctl enable/disable pair | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
+	 (ns("B6"; "region-pair"; "pmcdrv"; null; null; "ns_per_pair") as $a | ns("B6"; "region-pair"; "likwid"; null; null; "ns_per_pair") as $b |
+	  "| B6: one region begin/end pair <= LIKWID'"'"'s marker pair (LIKWID_MARKER_START + STOP) | \($a | n0) vs \($b | n0) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
 	 def kinds(o): if o == null then "n/a" else "\(o.reads) rdmsr, \(o.writes) wrmsr, \(o.rdpmc) rdpmc" end;
 	 # both directions r + w + p, and by kind (means of both) r, w, p
 	 def dirs_are(o; r; w; p): if o == null then null else
@@ -388,8 +414,10 @@ runtime() {
 }
 
 doc() {
-	local date guest qemu perfv
+	local date guest qemu perfv likwidv
 	date=$(jq -r .date "$json")
+	likwidv=$(jq -r 'if .likwid_version == null then "not run (Debian'"'"'s likwid was not installed)"
+		else "\(.likwid_version) (Debian package \(.likwid_package)), direct MSR access" end' "$json")
 	guest=$(jq -r .guest_kernel "$json")
 	qemu=$(jq -r .qemu "$json")
 	perfv=$(jq -r .perf_version "$json")
@@ -401,6 +429,7 @@ model, and the Sapphire Rapids model for B8); do not edit by hand,
 run \`bench/run\` again. The raw figures are in \`build/bench/results.json\` after a run.
 
 - Guest: Debian kernel $guest, 2 vCPUs, 1 GiB, Debian's perf $perfv.
+- LIKWID (B4, B5, B6, B13): $likwidv.
 - QEMU: $qemu.
 - The machine: no PMU of its own; every figure is from the emulated PMU in the guest.
 
@@ -445,6 +474,21 @@ the counters run on from one session to the other (docs/design.md, "Handed over 
 \`none\` counts nothing (the baseline). Each
 process reads its counts through RDPMC before and after the timed round trips only, so the
 times are the switch path's, not the reads'.
+B4, B5 and B6 have a third tool, LIKWID, which HPC sites use in place of perf: Debian's
+\`likwid\` package, staged into the guest by \`bench/likwid-stage.sh\`, run as
+\`likwid-perfctr -M 0 -C CPU -g INSTR_RETIRED_ANY:FIXC0\` (direct MSR access through the msr
+driver, user-mode instructions on a fixed counter, the command pinned to CPU); B6's LIKWID row is
+\`build/bench/likwid-region\` (\`bench/likwid-region.c\`, built with \`-DLIKWID_PERFMON\` against
+\`liblikwid\`) under \`likwid-perfctr -m\`: 20 batches of 1,000 empty
+\`LIKWID_MARKER_START\`/\`LIKWID_MARKER_STOP\` pairs, the least batch. B13 times the whole
+command of each tool around \`build/progs/loop 001000000\`, as B4 times it around \`true\`.
+LIKWID 5.2.2 does not count on the emulated Skylake client as it comes, for two reasons of the
+emulator that \`bench/guest.sh\` works around for it and says how: it refuses to start when the
+host bridge has no memory-controller BAR (MCHBAR, PCI config 0x48 of 00:00.0, which QEMU's
+i440FX lacks; the guest writes an unclaimed address there, whose registers LIKWID then reads as
+0 and no event here uses), and its Skylake set-up gives up when the write of 0 to
+IA32_PEBS_ENABLE fails, which the emulated PMU, without PEBS, refuses (an \`LD_PRELOAD\` shim,
+\`bench/likwid-pebs0.c\`, reports that one write as done).
 B8 is B2's ping-pong counting the top-down pair, fixed counter 3 (slots) and PERF_METRICS, as
 the level-1 group of \`perf stat --topdown\`, on a second guest whose emulated PMU is the
 Sapphire Rapids model (\`tests/vm/run --pmu-model spr\`): pmcdrv saves and restores the pair

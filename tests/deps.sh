@@ -30,6 +30,9 @@ pkgs=(
 	groff-base man-db
 	# the Debian packages, DKMS and bash completion (tests/pkg-check.sh)
 	debhelper dh-dkms dkms lintian openssl bash-completion
+	# make bench's third tool beside pmcdrv and perf: LIKWID, staged into the guest
+	# (bench/likwid-stage.sh; its marker-API header and liblikwid are in the same package)
+	likwid
 )
 missing=()
 for p in "${pkgs[@]}"; do
