@@ -217,12 +217,19 @@ check "time: 20 short regions, each within one slice: insns - 500 <= ns <= wall_
 		if (t[2] + 500 < i[2] || t[2] > w[2] + w[2] / 1000 + 100) { bad++; print "outside: " $0 } }
 		END { if (n != 20 || i[2] < 90000) print n " short lines, the last " i[2] " insns"
 		      exit !(n == 20 && !bad && i[2] >= 90000) }' <<<"$out"
-# The sleeps are not its time: the slept ns are outside it, less the
-# system calls' and switches' own time within them (< 200,000 ns).
-check "time: a region over 3 sleeps of 20 ms: insns - 500 <= ns <= wall_ns - slept_ns + 200000" \
+# The sleeps are not its time: the slept ns are outside it, less what is
+# in both.  Each nanosleep's own time on the CPU, from its entry to the
+# switch out and from the switch back in to its return, is the region's time
+# and inside slept_ns too: six such stretches.  Each can hold one of the
+# other vCPU's round-robin turns when that one is busy (up to 100,000 guest
+# ns, as above; the debug kernel's kmemleak and KASAN workers make it busy:
+# 245,865 ns in both was measured there, at a region time 1.32 times its
+# instructions), plus the calls' and switches' own (< 200,000 ns): at most
+# 800,000.  Counting the sleeps would put 60,000,000 more in ns.
+check "time: a region over 3 sleeps of 20 ms: insns - 500 <= ns <= wall_ns - slept_ns + 800000" \
 	awk '/^long / { split($2, i, "="); split($3, t, "="); split($4, s, "="); split($5, w, "=")
 		ok = i[2] >= 3000000 && s[2] >= 60000000 && t[2] + 500 >= i[2] &&
-		     t[2] + s[2] <= w[2] + 200000; if (!ok) print "outside: " $0 } END { exit !ok }' <<<"$out"
+		     t[2] + s[2] <= w[2] + 6 * 100000 + 200000; if (!ok) print "outside: " $0 } END { exit !ok }' <<<"$out"
 
 # fork(): the child opens its own reader (its parent's answers -ECHILD), also
 # after syscall(SYS_fork), which runs no pthread_atfork handler; its counts are
