@@ -250,9 +250,8 @@ efault:
 /*
  * Fill and copy out READ's reply of @len bytes.  Always inlined so that the
  * two sizes callers use, PMCDRV_READ_SIZE_VER0 and _VER1, reach memset()
- * and copy_to_user() as constants: then the clearing is a few stores and
- * hardened usercopy's object-size check (__check_object_size(), for
- * run-time sizes) is not needed.
+ * and pmcd_read_copy_out() as constants: then the clearing is a few stores
+ * and the copy a loop of known length.
  */
 enum pmcd_read_kind {
 	PMCD_READ,		/* the session's counts */
