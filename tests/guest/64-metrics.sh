@@ -7,7 +7,8 @@
 #   - run -M TopdownL1 against perf stat -M TopdownL1 on the same command,
 #     within the 0.5 points of 67-topdown-gp.sh (the v4 and gp8 models count
 #     Skylake's top-down events; elsewhere that part SKIPs, saying why)
-#   - stat -a -M and stat -a -I -M: the metric in each interval's CSV
+#   - stat -a -M and stat -a -I -M: the metric in each interval's CSV;
+#     stat -a -A -M: each CPU's IPC its own instructions / cycles
 #   - errors: an unknown name (pmcctl list --metrics), a refused metric (its
 #     event and why), -M with --topdown: exit status 2
 . tests/lib/guest.sh
@@ -77,6 +78,20 @@ check "stat -a -M --json: an IPC above 0 ($(jq -c 'select(."metric-unit" == "tma
 out=$(pmcctl stat -a -I 100 -M tma_info_thread_ipc -x, -- $loop $NT 2>&1 >/dev/null)
 check "stat -a -I 100 -M -x,: the metric in every interval ($(grep -c tma_info_thread_ipc <<<"$out") of $(grep -c INST_RETIRED <<<"$out"))" \
 	awk -F, '$4 == "INST_RETIRED.ANY" { n++ } $NF == "tma_info_thread_ipc" && $(NF - 1) > 0 { m++ } END { exit !(n > 0 && m == n) }' <<<"$out"
+
+# ---- stat -a -A -M: each CPU's metric from its own counts -----------------------
+out=$(pmcctl stat -a -A -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
+percpu=$(jq -c -s '[map(select(.cpu != null)) | group_by(.cpu)[] | {cpu: .[0].cpu,
+	i: (map(select(.event == "INST_RETIRED.ANY"))[0]."counter-value"),
+	c: (map(select(.event == "CPU_CLK_UNHALTED.THREAD"))[0]."counter-value"),
+	m: [.[] | select(."metric-unit" == "tma_info_thread_ipc") | ."metric-value"]}]' <<<"$out")
+expect_eq "stat -a -A -M --json: one row set and one metric per CPU ($percpu)" \
+	"$(jq '[.[] | select((.m | length) == 1)] | length' <<<"$percpu")" "$(nproc)"
+check "stat -a -A -M --json: each CPU's IPC is its own instructions / cycles" \
+	jq -e 'all(.[]; .c > 0 and ((.m[0] - .i / .c) | fabs) < 1e-5)' <<<"$percpu"
+out=$(pmcctl stat -a -A -M tma_info_thread_ipc -- $loop $(n $N) 2>&1 >/dev/null)
+check "stat -a -A -M (text): a '# VALUE tma_info_thread_ipc' line per CPU" \
+	test "$(grep -Ec '# +[0-9]+\.[0-9]{2} tma_info_thread_ipc$' <<<"$out")" = "$(nproc)"
 
 # ---- Errors ------------------------------------------------------------------
 out=$(pmcctl run -M no_such_metric -- true 2>&1)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # pmcctl run -p/-t: counting tasks that already run (attach_target.c), against
 # perf stat -p on identical runs; the ends of a count (the target's exit,
-# --duration, SIGINT, SIGTERM); the errors, and the ptrace rule as nobody.
+# --duration, SIGINT, SIGTERM); -M over the attached counts; the errors, and
+# the ptrace rule as nobody.
 . tests/lib/guest.sh
 
 bin=$PWD/build/tests/attach_target
@@ -77,6 +78,7 @@ count_target() {
 	pmc) pmcctl run -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	pmc-i) pmcctl run -i -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	pmc-t1) pmcctl run -x, -e instructions:u -t "$t1" 2>$tmp/$name.out 9>&- & ;;
+	pmc-M) pmcctl run -x, -e instructions:u -M tma_info_thread_ipc -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	esac
 	cpid=$!
 	wait_counting $cpid
@@ -99,6 +101,19 @@ if have_pmu; then
 	expect_eq "run -p: the target's exit ends the count, exit 0" "$rc" 0
 	expect_eq "run -p: instructions:u is perf stat -p's on an identical run" "$val" "$perf_v"
 	expect_eq "run -p: instructions:u is exactly 2N + 4 from the attach" "$val" $((2 * n + 4))
+
+	# -M: the metric of the attached task's counts, the count still exact.
+	if pmcctl list --json --metrics tma_info_thread_ipc 2>/dev/null | jq -e '.metrics | length > 0' >/dev/null; then
+		count_target f8 pmc-M one $n
+		expect_eq "run -p -M tma_info_thread_ipc: exit 0" "$rc" 0
+		expect_eq "run -p -M: instructions:u still exactly 2N + 4" "$val" $((2 * n + 4))
+		ins=$(value $tmp/f8.out INST_RETIRED.ANY) cyc=$(value $tmp/f8.out CPU_CLK_UNHALTED.THREAD)
+		ipc=$(awk -F, '$NF == "tma_info_thread_ipc" { print $(NF - 1) }' $tmp/f8.out)
+		check "run -p -M: IPC $ipc is the task's instructions / cycles ($ins / $cyc) to 0.01" \
+			awk -v i="$ins" -v c="$cyc" -v m="$ipc" 'BEGIN { d = m - i / c; exit !(c > 0 && m != "" && d < 0.01 && d > -0.01) }'
+	else
+		echo "SKIP: run -p -M: no tma_info_thread_ipc for this model"
+	fi
 
 	# ---- threads: -p counts every thread, also those created after the attach -----
 	n0=3000000 n1=1000000 n2=5000000

@@ -9,13 +9,17 @@
 # interval has the four level-1 metrics; the intervals split into a compute
 # run (bad speculation < 5%) and then a branchy run (> 25%), at most one
 # interval between them (the switch), each phase at least two intervals.
+# With gnuplot, stat's --plot of that run is pmcctl plot's of its JSON.
 # PMCDRV_PLOT_JSON=1 prints the JSON lines (for docs/img/plot-phases.json).
 . tests/lib/guest.sh
 
 skl_topdown_lane plot || exit 0
 module_loaded || insmod "$PMCDRV_KO"
 phases=build/tests/phases
-pmcctl stat -a -I 100 -j -M TopdownL1 -o /tmp/phases.json -- $phases 12000000 200000000 2>/tmp/phases.err
+# With gnuplot, stat draws the same run too (--plot), checked below against pmcctl plot's.
+plotarg=()
+command -v gnuplot >/dev/null && rm -f /tmp/stat-plot.png && plotarg=(--plot /tmp/stat-plot.png)
+pmcctl stat -a -I 100 -j -M TopdownL1 -o /tmp/phases.json "${plotarg[@]}" -- $phases 12000000 200000000 2>/tmp/phases.err
 rc=$?	# before the message's $(head ...), which sets $? again
 expect_eq "stat -a -I 100 -j -M TopdownL1 -- phases: exit 0 ($(head -c 300 /tmp/phases.err))" "$rc" 0
 if [ "${PMCDRV_PLOT_JSON:-}" = 1 ]; then
@@ -41,6 +45,12 @@ check "retiring 12.5% in the full intervals of both phases (within 1 point)" \
 # the branchy one.  The models count no branches event, but these two count
 # INT_MISC.RECOVERY_CYCLES (r010d) as the conditional branches (J above).
 if command -v gnuplot >/dev/null; then
+	# stat -a -I --plot: the picture is pmcctl plot's of the intervals stat printed.
+	check "stat -a -I 100 --plot: says it wrote the picture" grep -q "wrote /tmp/stat-plot.png" /tmp/phases.err
+	pmcctl plot -o /tmp/stat-plot2.png /tmp/phases.json 2>/dev/null
+	check "stat --plot: a PNG, the one pmcctl plot draws of the JSON stat printed" \
+		sh -c 'head -c 8 /tmp/stat-plot.png | od -An -tx1 | tr -d " \n" | grep -qx 89504e470d0a1a0a &&
+			cmp -s /tmp/stat-plot.png /tmp/stat-plot2.png'
 	rm -f /tmp/run-plot.png
 	pmcctl run -I 100 -j -o /tmp/run-plot.json --plot /tmp/run-plot.png \
 		-e instructions:u,r010d:u -- $phases 12000000 200000000 2>/tmp/run-plot.err

@@ -23,6 +23,7 @@
 
 #include "interval.h"
 #include "libpmc.h"
+#include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
 #include "run.h"
@@ -477,8 +478,8 @@ static int read_all(const struct attach_state *st, struct pmcdrv_read *sum, bool
 	return 0;
 }
 
-static void print_attached(FILE *f, const struct run_opts *o, const struct pmcdrv_read *sum,
-			   double elapsed)
+static void print_attached(FILE *f, const struct run_opts *o, struct count_metrics *cm,
+			   const struct pmcdrv_read *sum, double elapsed)
 {
 	struct report_row rows[PMCDRV_MAX_EVENTS];
 	char target[600];
@@ -503,10 +504,12 @@ static void print_attached(FILE *f, const struct run_opts *o, const struct pmcdr
 				(double)sum->times[i].time_enabled,
 				(double)sum->times[i].time_running);
 	}
+	if (cm)
+		count_metrics_eval(cm, rows, o->c.events.n, elapsed, &r, "run");
 	report_print(f, &r, rows, o->c.events.n);
 }
 
-int run_attached(const struct run_opts *o, FILE *out, int *sig)
+int run_attached(const struct run_opts *o, FILE *out, struct count_metrics *cm, int *sig)
 {
 	struct attach_state st = { .o = o };
 	struct sigaction sa, old_int, old_term;
@@ -570,7 +573,7 @@ int run_attached(const struct run_opts *o, FILE *out, int *sig)
 		if (o->io)
 			interval_print_read(o->io, &sum, now_s(), true);
 		else
-			print_attached(out, o, &sum, now_s() - t0);
+			print_attached(out, o, cm, &sum, now_s() - t0);
 		report_read_warnings("run", &sum);
 		*sig = stop_sig;
 	}

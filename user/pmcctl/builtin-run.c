@@ -476,26 +476,40 @@ static int interval_setup(struct run_opts *o, struct interval_out *io, FILE *out
  */
 static int run_tasks(struct run_opts *o, int *sig, int *code)
 {
+	struct count_metrics metrics, *cm = NULL;
 	struct interval_out io;
 	char target[600];
 	FILE *out;
 	int ex;
 
 	*code = 0;
+	if (o->metric_list[0]) {
+		ex = count_metrics_setup(&metrics, &o->c, o->metric_list, false, "run");
+		if (ex)
+			return ex;
+		cm = &metrics;
+	}
 	ex = prepare_events(&o->c.events, o->c.device, "run");
 	if (ex)
-		return ex;
+		goto out_metrics;
 	out = count_output(&o->c, "run");
-	if (!out)
-		return -EIO;
-	ex = interval_setup(o, &io, out, NULL, target, sizeof(target));
+	if (!out) {
+		ex = -EIO;
+		goto out_metrics;
+	}
+	ex = interval_setup(o, &io, out, cm, target, sizeof(target));
 	if (!ex)
-		ex = run_attached(o, out, sig);
+		ex = run_attached(o, out, cm, sig);
 	if (out != stderr && fclose(out) && !ex) {
 		fprintf(stderr, "pmcctl run: -o %s: %s\n", o->c.out_path, strerror(errno));
 		ex = -EIO;
 	}
-	return o->io ? interval_finish(o->io, ex, code) : ex;
+	if (o->io)
+		ex = interval_finish(o->io, ex, code);
+out_metrics:
+	if (cm)
+		count_metrics_close(cm);
+	return ex;
 }
 
 /*

@@ -36,7 +36,7 @@ struct stat_opts {
 	char metric_list[1024];	/* -M */
 	struct count_metrics *cm;
 	struct pmcctl_cgroups cg;	/* -G, --for-each-cgroup: nr 0 without */
-	struct report_metric *cm_rows;	/* -M with -G: each cgroup's metrics */
+	struct report_metric *cm_rows;	/* -M with -G or -A: each cgroup's or CPU's metrics */
 	struct interval_out io;	/* -I's printing, --plot's picture drawn after the count */
 };
 
@@ -78,7 +78,7 @@ static void stat_usage(FILE *f)
 	      "      --topdown        top-down analysis of the CPUs, as perf stat -a --topdown (see\n"
 	      "                       'pmcctl run --help'); per CPU with -A, per interval with -I\n"
 	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest)\n"
-	      "  -M, --metrics LIST   metrics or metric groups, as for 'pmcctl run' (not with -A)\n"
+	      "  -M, --metrics LIST   metrics or metric groups, as for 'pmcctl run' (per CPU with -A)\n"
 	      "  -G, --cgroup LIST    count only while tasks of these cgroups run, each cgroup (with\n"
 	      "                       its subtree) on its own rows: names relative to the cgroup v2\n"
 	      "                       mount (/sys/fs/cgroup), comma-separated; every event counts for\n"
@@ -386,19 +386,26 @@ static int read_cpus(struct stat_cpu *cpus, unsigned int n, unsigned int ncg)
 }
 
 /*
- * -M with -G: each cgroup's metrics from its own rows (ev->n of them, one
- * cgroup after another), beside its rows.
+ * -M with -G or -A: each cgroup's (and each CPU's) metrics from its own rows,
+ * beside them.  @rows: for each cgroup (one without -G), each event, the
+ * CPUs' rows (@ncpu of them with -A, one sum without).
  */
-static void cgroup_metrics(const struct stat_opts *o, const struct pmc_evlist *ev,
-			   const struct report_row *rows, double elapsed, struct report *r)
+static void block_metrics(const struct stat_opts *o, const struct pmc_evlist *ev,
+			  const struct report_row *rows, unsigned int ncpu, double elapsed,
+			  struct report *r)
 {
-	unsigned int g, k, n = 0;
+	unsigned int ncg = o->cg.nr ? o->cg.nr : 1, nc = o->per_cpu ? ncpu : 1;
+	unsigned int g, i, e, k, n = 0;
+	struct report_row blk[PMCDRV_MAX_EVENTS];
 
-	for (g = 0; g < o->cg.nr; g++) {
-		count_metrics_eval(o->cm, rows + g * ev->n, ev->n, elapsed, r, "stat");
+	for (g = 0; g < ncg; g++)
+	for (i = 0; i < nc; i++) {
+		for (e = 0; e < ev->n; e++)
+			blk[e] = rows[(g * ev->n + e) * nc + i];
+		count_metrics_eval(o->cm, blk, ev->n, elapsed, r, "stat");
 		for (k = 0; k < r->nr_metrics; k++) {
 			o->cm_rows[n] = r->metrics[k];
-			o->cm_rows[n++].row += g * ev->n;
+			o->cm_rows[n++].row = (g * ev->n + r->metrics[k].row) * nc + i;
 		}
 	}
 	r->metrics = o->cm_rows;
@@ -479,8 +486,8 @@ static void print_counts(struct stat_opts *o, const struct pmc_evlist *ev,
 			count_row_times(&rows[k++], mux, ena_sum, run_sum);
 		}
 	}
-	if (o->cm && o->cg.nr)
-		cgroup_metrics(o, ev, rows, elapsed, &r);
+	if (o->cm && (o->cg.nr || o->per_cpu))
+		block_metrics(o, ev, rows, n, elapsed, &r);
 	else if (o->cm)
 		count_metrics_eval(o->cm, rows, nrows, elapsed, &r, "stat");
 	interval_print_rows(&o->io, &r, rows, nrows, first);
@@ -683,9 +690,8 @@ static int stat_cpus(int argc, char **argv, int *code)
 	ex = parse_stat_opts(argc, argv, &o);
 	if (ex || o.c.help)
 		return ex;
-	if (o.metric_list[0] && (o.per_cpu || o.topdown)) {
-		fprintf(stderr, "pmcctl stat: -M goes without %s\n",
-			o.per_cpu ? "-A (metrics per CPU are not there yet)" : "--topdown (use -M TopdownL1)");
+	if (o.metric_list[0] && o.topdown) {
+		fprintf(stderr, "pmcctl stat: -M goes without --topdown (use -M TopdownL1)\n");
 		return -EINVAL;
 	}
 	if (o.metric_list[0]) {
@@ -693,8 +699,11 @@ static int stat_cpus(int argc, char **argv, int *code)
 		if (ex)
 			return ex;
 		o.cm = &metrics;
-		if (o.cg.nr) {
-			o.cm_rows = calloc((size_t)o.cg.nr * PMCDRV_MAX_EVENTS, sizeof(*o.cm_rows));
+		if (o.cg.nr || o.per_cpu) {
+			size_t blocks = (o.cg.nr ? o.cg.nr : 1) *
+					(o.per_cpu ? (size_t)CPU_COUNT(&o.cpus) : 1);
+
+			o.cm_rows = calloc(blocks * PMCDRV_MAX_EVENTS, sizeof(*o.cm_rows));
 			if (!o.cm_rows) {
 				count_metrics_close(o.cm);
 				fprintf(stderr, "pmcctl stat: out of memory\n");

@@ -200,10 +200,6 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 			"through metrics use -M TopdownL1 (or tma_* names)\n", cmd);
 		return -EINVAL;
 	}
-	if (o->metric_list[0] && o->attach) {
-		fprintf(stderr, "pmcctl %s: -M goes with a command, not yet with -p/-t\n", cmd);
-		return -EINVAL;
-	}
 	if (compare && (o->pin || o->verbose)) {
 		fprintf(stderr, "pmcctl compare: --pin and -v are options of 'pmcctl run'\n");
 		return -EINVAL;

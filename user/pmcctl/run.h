@@ -9,6 +9,8 @@
 
 #include "pmcctl.h"
 
+struct count_metrics;
+
 struct interval_out;
 
 struct run_opts {
@@ -89,9 +91,10 @@ int attach_parse_list(struct run_opts *o, int mode, const char *opt, const char 
 /*
  * Count the tasks of o->ids (one session per thread, summed) until they
  * have exited (the processes or threads given, not children they created),
- * o->duration ends or SIGINT/SIGTERM; print the counts.
+ * o->duration ends or SIGINT/SIGTERM; print the counts, with @cm's
+ * metrics (-M; NULL: none) beside them.
  * *sig: the signal that ended the count, 0 if none.
  */
-int run_attached(const struct run_opts *o, FILE *out, int *sig);
+int run_attached(const struct run_opts *o, FILE *out, struct count_metrics *cm, int *sig);
 
 #endif /* PMCDRV_PMCCTL_RUN_H */
