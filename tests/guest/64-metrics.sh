@@ -6,7 +6,9 @@
 #     metric fields and in the text's # column
 #   - run -M TopdownL1 against perf stat -M TopdownL1 on the same command,
 #     within the 0.5 points of 67-topdown-gp.sh (the v4 and gp8 models count
-#     Skylake's top-down events; elsewhere that part SKIPs, saying why)
+#     Skylake's top-down events; elsewhere that part SKIPs, saying why); with
+#     more events than counters, each metric's inputs in a group of their own
+#     (uoppi exactly 1 on those models though scaled)
 #   - stat -a -M and stat -a -I -M: the metric in each interval's CSV;
 #     stat -a -A -M: each CPU's IPC its own instructions / cycles
 #   - errors: an unknown name (pmcctl list --metrics), a refused metric (its
@@ -65,6 +67,22 @@ v4|gp8)
 	done
 	check "run -M TopdownL1 -x,: the units are perf's ('%  tma_retiring')" \
 		grep -q ',%  tma_retiring$' <<<"$q"
+	# More events than counters: each metric's events in a group of their own (perf's
+	# placement), so UOPS_RETIRED.RETIRE_SLOTS and INST_RETIRED.ANY, which these models
+	# count alike, are on the counters over the same intervals: uoppi is exactly 1 although
+	# both are scaled; INST_RETIRED.ANY is counted in uoppi's group and again in ipc's.
+	q=$(pmcctl run --all-user -j -e r01c4,r02c4,r04c4,r08c4,r10c4,r20c4,r40c4,r01c5 \
+		-M tma_info_thread_uoppi,tma_info_thread_ipc -o /tmp/grouped.json -- $loop $NT 2>&1)
+	check "run -M uoppi,ipc multiplexed: the note names the metrics of scaled counts" \
+		grep -q "the events of tma_info_thread_uoppi, tma_info_thread_ipc did not fit" <<<"$q"
+	q=$(cat /tmp/grouped.json)
+	up=$(jq -r 'select(."metric-unit" == "tma_info_thread_uoppi") | ."metric-value"' <<<"$q")
+	check "run -M uoppi,ipc with 8 more events (multiplexed): uoppi from one group, exactly 1 ($up)" \
+		awk -v u="$up" 'BEGIN { exit !(u != "" && u - 1 < 1e-6 && 1 - u < 1e-6) }'
+	expect_eq "run -M uoppi,ipc multiplexed: INST_RETIRED.ANY in each metric's group" \
+		"$(jq -s 'map(select(.event == "INST_RETIRED.ANY")) | length' <<<"$q")" 2
+	check "run -M uoppi,ipc multiplexed: the counts scaled (pcnt-running < 100)" \
+		jq -e -s 'map(select(.event == "UOPS_RETIRED.RETIRE_SLOTS"))[0]."pcnt-running" < 100' <<<"$q"
 	;;
 *)
 	echo "SKIP: metrics: level 1 against perf: the $model model counts Skylake's top-down events as 0 (v4 and gp8 count them)"

@@ -13,6 +13,7 @@
  */
 #include <CUnit/Basic.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -699,6 +700,152 @@ static void test_metric_refused(void)
 	unsetenv("PMCDRV_FORCE_CPUID");
 }
 
+/* A Skylake-like PMU for count_metrics_setup_pmu(): 4 GP counters, 3 fixed, every event available. */
+static void skl_info(struct pmcdrv_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->perfmon_version = 4;
+	info->num_gp = 4;
+	info->gp_width = 48;
+	info->num_fixed = 3;
+	info->fixed_width = 48;
+	info->events_len = 7;
+	info->events_avail = 0x7f;
+	info->avail_mask = 0xfULL | (0x7ULL << 32);
+}
+
+/* The list index of metric @name's event @ev in @cm, or -1. */
+static int metric_event_at(const struct count_metrics *cm, const char *name, const char *ev)
+{
+	struct pmc_metric_info mi;
+	unsigned int k, i;
+
+	for (k = 0; k < cm->nr; k++) {
+		pmc_metrics_info(cm->ms, cm->idx[k], &mi);
+		if (strcmp(mi.name, name))
+			continue;
+		for (i = 0; i < cm->nev; i++)
+			if (!strcmp(pmc_metrics_event(cm->ms, i), ev))
+				return cm->map[k * cm->nev + i] == UINT_MAX ? -1 : (int)cm->map[k * cm->nev + i];
+	}
+	return -1;
+}
+
+/*
+ * run -M's placement of the metrics' events (perf's metricgroup.c): shared
+ * when they all fit the counters; else each grouped metric in a group of
+ * its own events (INST_RETIRED.ANY then counted once per group), a metric
+ * whose events are all in an earlier group reusing it, a NO_GROUP_EVENTS
+ * metric's events shared; each metric's value from its own group's counts.
+ */
+static void test_metric_groups(void)
+{
+	static struct count_opts co;
+	struct count_metrics cm;
+	struct pmcdrv_info info;
+	char err[256];
+	struct report_row rows[PMCDRV_MAX_EVENTS];
+	struct report r = { .format = REPORT_TEXT };
+	unsigned int i, n_inst;
+	int up, ipc, cpi, slots, ipc_clk, cpi_clk, j;
+	bool ok;
+
+	setenv("PMCDRV_FORCE_CPUID", SKL_CPUID, 1);
+	skl_info(&info);
+	/* Fits: 2 fixed events, shared, no group. */
+	memset(&co, 0, sizeof(co));
+	CU_ASSERT_EQUAL_FATAL(count_metrics_setup_pmu(&cm, &co, "tma_info_thread_ipc,tma_info_thread_cpi",
+						      false, &info, "run"), 0);
+	CU_ASSERT_EQUAL(co.events.n, 2);
+	CU_ASSERT_FALSE(cm.grouped);
+	CU_ASSERT_EQUAL(co.events.ev[0].ev.group + co.events.ev[1].ev.group, 0);
+	count_metrics_close(&cm);
+
+	/* 4 GP events of -e and the metrics' RETIRE_SLOTS: 5 GP events for 4 counters. */
+	memset(&co, 0, sizeof(co));
+	CU_ASSERT_EQUAL_FATAL(pmc_evlist_parse(&co.events, "r01c4,r02c4,r04c4,r08c4", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(count_metrics_setup_pmu(&cm, &co, "tma_info_thread_uoppi,tma_info_thread_ipc,"
+						      "tma_info_thread_cpi", false, &info, "run"), 0);
+	CU_ASSERT_TRUE(cm.grouped);
+	/* -e's 4, uoppi's group {RETIRE_SLOTS, INST}, ipc's {INST, CLK}; cpi reuses ipc's */
+	CU_ASSERT_EQUAL(co.events.n, 8);
+	CU_ASSERT_EQUAL(co.events.nr_groups, 2);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(co.events.ev[i].ev.group, 0);
+	for (i = n_inst = 0; i < co.events.n; i++)
+		n_inst += !strcmp(co.events.ev[i].name, "INST_RETIRED.ANY");
+	CU_ASSERT_EQUAL(n_inst, 2);
+	up = metric_event_at(&cm, "tma_info_thread_uoppi", "INST_RETIRED.ANY");
+	slots = metric_event_at(&cm, "tma_info_thread_uoppi", "UOPS_RETIRED.RETIRE_SLOTS");
+	ipc = metric_event_at(&cm, "tma_info_thread_ipc", "INST_RETIRED.ANY");
+	ipc_clk = metric_event_at(&cm, "tma_info_thread_ipc", "CPU_CLK_UNHALTED.THREAD");
+	cpi = metric_event_at(&cm, "tma_info_thread_cpi", "INST_RETIRED.ANY");
+	cpi_clk = metric_event_at(&cm, "tma_info_thread_cpi", "CPU_CLK_UNHALTED.THREAD");
+	CU_ASSERT_FATAL(up >= 4 && slots >= 4 && ipc >= 4 && ipc_clk >= 4);
+	CU_ASSERT_NOT_EQUAL(up, ipc);
+	CU_ASSERT_EQUAL(co.events.ev[up].ev.group, co.events.ev[slots].ev.group);
+	CU_ASSERT_EQUAL(co.events.ev[ipc].ev.group, co.events.ev[ipc_clk].ev.group);
+	CU_ASSERT_NOT_EQUAL(co.events.ev[up].ev.group, co.events.ev[ipc].ev.group);
+	CU_ASSERT_NOT_EQUAL(co.events.ev[up].ev.group, 0);
+	CU_ASSERT_EQUAL(cpi, ipc);
+	CU_ASSERT_EQUAL(cpi_clk, ipc_clk);
+	/* Each metric from its own group's counts: INST 1000 in uoppi's group, 900 in ipc's. */
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < co.events.n; i++)
+		rows[i] = (struct report_row){ .ev = &co.events.ev[i], .value = 1, .running_pct = 100 };
+	rows[up].value = 1000;
+	rows[slots].value = 1500;
+	rows[ipc].value = 900;
+	rows[ipc_clk].value = 1800;
+	count_metrics_eval(&cm, rows, co.events.n, 1.0, &r, "run");
+	CU_ASSERT_EQUAL_FATAL(r.nr_metrics, 3);
+	for (j = 0, ok = true; j < (int)r.nr_metrics; j++) {
+		double want = !strcmp(r.metrics[j].name, "tma_info_thread_uoppi") ? 1.5 :
+			      !strcmp(r.metrics[j].name, "tma_info_thread_ipc") ? 0.5 : 2.0;
+
+		ok &= fabs(r.metrics[j].value - want) < 1e-9;
+	}
+	CU_ASSERT_TRUE(ok);
+	count_metrics_close(&cm);
+
+	/* Unknown PMU: nothing to fit, shared as before. */
+	memset(&co, 0, sizeof(co));
+	CU_ASSERT_EQUAL_FATAL(pmc_evlist_parse(&co.events, "r01c4,r02c4,r04c4,r08c4", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(count_metrics_setup_pmu(&cm, &co, "tma_info_thread_uoppi,tma_info_thread_ipc",
+						      false, NULL, "run"), 0);
+	CU_ASSERT_FALSE(cm.grouped);
+	CU_ASSERT_EQUAL(co.events.n, 7);
+	count_metrics_close(&cm);
+
+	/*
+	 * 2 GP counters: NO_GROUP_EVENTS (tma_info_branches_jump) shares its
+	 * events, with a group's member too; tma_bad_speculation's weak group
+	 * (3 GP events) is too big for the counters and broken up.
+	 */
+	info.num_gp = 2;
+	info.avail_mask = 0x3ULL | (0x7ULL << 32);
+	memset(&co, 0, sizeof(co));
+	CU_ASSERT_EQUAL_FATAL(count_metrics_setup_pmu(&cm, &co, "tma_info_inst_mix_ipbranch,"
+						      "tma_info_branches_jump,tma_info_inst_mix_ipload,"
+						      "tma_bad_speculation", false, &info, "run"), 0);
+	CU_ASSERT_TRUE(cm.grouped);
+	j = metric_event_at(&cm, "tma_info_branches_jump", "BR_INST_RETIRED.ALL_BRANCHES");
+	CU_ASSERT_FATAL(j >= 0);
+	CU_ASSERT_EQUAL(j, metric_event_at(&cm, "tma_info_inst_mix_ipbranch", "BR_INST_RETIRED.ALL_BRANCHES"));
+	CU_ASSERT_NOT_EQUAL(co.events.ev[j].ev.group, 0);
+	j = metric_event_at(&cm, "tma_info_branches_jump", "BR_INST_RETIRED.NEAR_CALL");
+	CU_ASSERT_FATAL(j >= 0);
+	CU_ASSERT_EQUAL(co.events.ev[j].ev.group, 0);
+	j = metric_event_at(&cm, "tma_bad_speculation", "UOPS_ISSUED.ANY");
+	CU_ASSERT_FATAL(j >= 0);
+	CU_ASSERT_EQUAL(co.events.ev[j].ev.group, 0);
+	j = metric_event_at(&cm, "tma_info_inst_mix_ipload", "MEM_INST_RETIRED.ALL_LOADS");
+	CU_ASSERT_FATAL(j >= 0);
+	CU_ASSERT_NOT_EQUAL(co.events.ev[j].ev.group, 0);
+	count_metrics_close(&cm);
+	unsetenv("PMCDRV_FORCE_CPUID");
+}
+
 static const struct unit_test tests[] = {
 	{ "set-up errors", test_setup_errors },
 	{ "counts and reset", test_counts },
@@ -715,6 +862,7 @@ static const struct unit_test tests[] = {
 	{ "metrics of regions", test_metrics },
 	{ "pmcctl report with -M", test_report_metrics },
 	{ "run -M: a metric this PMU cannot count", test_metric_refused },
+	{ "run -M: perf's groups when the events do not fit", test_metric_groups },
 };
 
 void register_region_tests(void)

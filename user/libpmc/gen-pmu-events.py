@@ -19,7 +19,8 @@ it in the output ("linux-source-6.12 6.12.117-1~deb12u1").  OUT.c gets:
                       fixed events, EventCode, UMask, CounterMask, EdgeDetect,
                       Invert, AnyThread, MSRIndex/MSRValue)
   pmc_pe_metrics[]    each model's metrics: name, expression, groups, scale
-                      unit, unit (PMU), brief description
+                      unit, unit (PMU), brief description, MetricConstraint
+                      (whether perf counts the metric's events as a group)
 
 Only what this script reads from the files is in the tables; nothing is
 written by hand.  The output depends on the input and this script only
@@ -46,6 +47,9 @@ FIXED = {
 # load latency, the two off-core response registers, the front-end filter).
 MSRS = {0x3F6, 0x1A6, 0x1A7, 0x3F7}
 UNITS = {None: 0, 'cpu_core': 1, 'cpu_atom': 2}
+# MetricConstraint as jevents.py reads it into event_grouping (libpmc.h:
+# enum pmc_metric_grouping): none, NO_GROUP_EVENTS, _NMI, _SMT.
+CONSTRAINTS = {None: 0, 'NO_GROUP_EVENTS': 1, 'NO_GROUP_EVENTS_NMI': 2, 'NO_GROUP_EVENTS_SMT': 3}
 
 # Flags of an event (user/libpmc/pmu_events.h: PMC_PE_*).
 F_EDGE, F_INV, F_ANY, F_DEPRECATED = 1, 2, 4, 8
@@ -153,9 +157,13 @@ def main():
                 if 'MetricName' in jd:
                     if jd.get('Unit') not in UNITS:
                         continue
+                    if jd.get('MetricConstraint') not in CONSTRAINTS:
+                        sys.exit(f'{fn}: {jd["MetricName"]}: unknown MetricConstraint '
+                                 f'{jd["MetricConstraint"]!r}: teach this script its meaning')
                     mets.append((jd['MetricName'], jd.get('MetricExpr', ''),
                                  jd.get('MetricGroup', ''), jd.get('ScaleUnit', ''),
-                                 UNITS[jd.get('Unit')], jd.get('BriefDescription', '')))
+                                 UNITS[jd.get('Unit')], jd.get('BriefDescription', ''),
+                                 CONSTRAINTS[jd.get('MetricConstraint')]))
                     continue
                 r = event_row(jd)
                 if r:
@@ -191,9 +199,9 @@ def main():
     body.append(f'const unsigned int pmc_pe_nr_events = {len(events)};')
     body.append('')
     body.append('const struct pmc_pe_metric pmc_pe_metrics[] = {')
-    for name, expr, groups, scale, unit, desc in metrics:
+    for name, expr, groups, scale, unit, desc, constraint in metrics:
         body.append(f'\t{{ {pool.add(name)}, {pool.add(expr)}, {pool.add(groups)}, '
-                    f'{pool.add(scale)}, {pool.add(desc)}, {unit} }},')
+                    f'{pool.add(scale)}, {pool.add(desc)}, {unit}, {constraint} }},')
     body.append('};')
     body.append(f'const unsigned int pmc_pe_nr_metrics = {len(metrics)};')
     body.append('')

@@ -538,6 +538,20 @@ int pmc_metrics_info(const struct pmc_metrics *ms, unsigned int i, struct pmc_me
  */
 int pmc_metrics_uses(const struct pmc_metrics *ms, unsigned int i, unsigned int ev);
 /*
+ * How perf counts metric @i's events (its MetricConstraint in the data, the
+ * metric's own, not those of metrics it references): as one weak group
+ * (metricgroup.c's metric__group_events()), never as a group, or as one
+ * only while the NMI watchdog, or SMT, is off.
+ */
+enum pmc_metric_grouping {
+	PMC_METRIC_GROUP_EVENTS,	/* no MetricConstraint */
+	PMC_METRIC_NO_GROUP_EVENTS,	/* NO_GROUP_EVENTS */
+	PMC_METRIC_NO_GROUP_EVENTS_NMI,	/* NO_GROUP_EVENTS_NMI */
+	PMC_METRIC_NO_GROUP_EVENTS_SMT,	/* NO_GROUP_EVENTS_SMT */
+};
+/* Metric @i's enum pmc_metric_grouping; -ERANGE: no metric @i. */
+int pmc_metrics_grouping(const struct pmc_metrics *ms, unsigned int i);
+/*
  * Metric @i's value (before ScaleUnit) from @counts (one per
  * pmc_metrics_event(), NAN for one not counted) and @duration_s (seconds
  * of wall clock, for duration_time).  As perf: a division by zero is NAN,

@@ -1079,6 +1079,7 @@ static void pe_def(const struct pmc_pe_metric *pm, struct pmc_metric_def *d)
 	d->scale_unit = pmc_pe_str(pm->scale_unit);
 	d->desc = pmc_pe_str(pm->desc);
 	d->unit = pm->unit;
+	d->grouping = pm->grouping;
 }
 
 /* The model's metrics as definitions (one array the set owns). */
@@ -1200,6 +1201,13 @@ static bool uses(const struct pmc_metrics *ms, int d, int ev, unsigned char *see
 			return true;
 	}
 	return false;
+}
+
+int pmc_metrics_grouping(const struct pmc_metrics *ms, unsigned int i)
+{
+	if (i >= ms->nroots)
+		return -ERANGE;
+	return (int)ms->defs[ms->roots[i].def].grouping;
 }
 
 int pmc_metrics_uses(const struct pmc_metrics *ms, unsigned int i, unsigned int ev)

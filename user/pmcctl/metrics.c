@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -53,8 +54,12 @@ static bool same_event(const struct pmcdrv_event *a, const struct pmcdrv_event *
 	return !memcmp(&x, &y, sizeof(x));
 }
 
-/* The set's event @i into co's list: an index, or -EINVAL after saying why. */
-static int add_event(struct count_opts *co, const char *spell, const char *cmd)
+/*
+ * Event @spell into @l: an index, -EINVAL (it does not parse: said why) or
+ * -ENOSPC (the list is full: not said).  @group 0: shared with an event
+ * of @l that counts the same; else a new member of that group.
+ */
+static int add_event(struct pmc_evlist *l, const char *spell, unsigned int group, const char *cmd)
 {
 	struct pmc_evlist one;
 	char err[512];
@@ -66,17 +71,14 @@ static int add_event(struct count_opts *co, const char *spell, const char *cmd)
 			err);
 		return -EINVAL;
 	}
-	for (j = 0; j < co->events.n; j++)
-		if (same_event(&co->events.ev[j].ev, &one.ev[0].ev))
+	for (j = 0; !group && j < l->n; j++)
+		if (same_event(&l->ev[j].ev, &one.ev[0].ev))
 			return (int)j;
-	if (co->events.n >= PMCDRV_MAX_EVENTS) {
-		fprintf(stderr, "pmcctl %s: -M: the metrics and -e need more than %u events; "
-			"fix: ask for fewer metrics or events at a time\n", cmd, PMCDRV_MAX_EVENTS);
-		return -EINVAL;
-	}
-	co->events.ev[co->events.n] = one.ev[0];
-	co->events.ev[co->events.n].ev.group = 0;
-	return (int)co->events.n++;
+	if (l->n >= PMCDRV_MAX_EVENTS)
+		return -ENOSPC;
+	l->ev[l->n] = one.ev[0];
+	l->ev[l->n].ev.group = group;
+	return (int)l->n++;
 }
 
 bool metric_pmu_info(struct pmcdrv_info *info)
@@ -129,14 +131,174 @@ const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct 
 	return NULL;
 }
 
+/* The first integer of file @path; @dflt when it cannot be read. */
+static int read_int_file(const char *path, int dflt)
+{
+	FILE *f = fopen(path, "r");
+	int v;
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%d", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+/*
+ * Does perf count metric @m's events as one (weak) group here?
+ * metricgroup.c's metric__group_events() (Linux 6.12) line by line: never
+ * with NO_GROUP_EVENTS; with NO_GROUP_EVENTS_NMI only while the NMI watchdog
+ * is off (sysctl__nmi_watchdog_enabled()); with NO_GROUP_EVENTS_SMT only
+ * while SMT is off (smt_on()); otherwise always.
+ */
+static bool group_events(const struct pmc_metrics *ms, unsigned int m)
+{
+	switch (pmc_metrics_grouping(ms, m)) {
+	case PMC_METRIC_NO_GROUP_EVENTS:
+		return false;
+	case PMC_METRIC_NO_GROUP_EVENTS_NMI:
+		return read_int_file("/proc/sys/kernel/nmi_watchdog", 0) == 0;
+	case PMC_METRIC_NO_GROUP_EVENTS_SMT:
+		return read_int_file("/sys/devices/system/cpu/smt/active", 0) == 0;
+	default:
+		return true;
+	}
+}
+
+/* Do the hardware events of @l from @first on fit the counters of @pm all at once? */
+static bool fit(const struct pmc_evlist *l, unsigned int first, const struct pmc_arch_perfmon *pm)
+{
+	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	u32 idx[PMCDRV_MAX_EVENTS];
+	unsigned int i, n = 0;
+
+	for (i = first; i < l->n; i++)
+		if (l->ev[i].ev.type == PMCDRV_EVENT_HW)
+			pmc_event_to_spec(&l->ev[i].ev, &specs[n++]);
+	return !pmc_assign_counters(specs, n, pm, ~0ULL, idx);
+}
+
+/* Metric k's row of a map or uses table: one entry per event of the set. */
+#define ROW(t, cm, k)	(&(t)[(size_t)(k) * (cm)->nev])
+
+/*
+ * Metric k's events into @l, each shared with an event of @l that counts
+ * the same (an -e event too), @map's row k their indices.  0, -EINVAL or
+ * -ENOSPC as add_event().
+ */
+static int place_shared(struct count_metrics *cm, const unsigned char *uses, unsigned int k,
+			struct pmc_evlist *l, unsigned int *map, const char *cmd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < cm->nev; i++) {
+		ROW(map, cm, k)[i] = UINT_MAX;
+		if (!ROW(uses, cm, k)[i])
+			continue;
+		ret = add_event(l, pmc_metrics_event(cm->ms, i), 0, cmd);
+		if (ret < 0)
+			return ret;
+		ROW(map, cm, k)[i] = (unsigned int)ret;
+	}
+	return 0;
+}
+
+/*
+ * perf's placement when the events do not fit the counters together
+ * (metricgroup.c's parse_groups(), Linux 6.12): the metrics from the one
+ * with the most events down; one that perf groups (group_events()) reuses
+ * the group of an earlier metric whose events include all of its own, else
+ * gets a group of its own (its events counted again there, not shared); a
+ * group too big for the counters alone is broken up, as perf does with a
+ * weak group ({...}:W) the PMU refuses.  Ungrouped metrics' events are
+ * shared, with any event of @l.  @order: scratch, cm->nr entries.
+ */
+static int place_grouped(struct count_metrics *cm, const unsigned char *uses,
+			 const struct pmc_arch_perfmon *pm, struct pmc_evlist *l, unsigned int *map,
+			 unsigned int *order, const char *cmd)
+{
+	unsigned int nuse[PMCDRV_MAX_EVENTS], owner[PMCDRV_MAX_EVENTS], nowner = 0;
+	bool grouped[PMCDRV_MAX_EVENTS] = { false };
+	unsigned int a, b, i, k, o, first;
+	int ret;
+
+	for (a = 0; a < cm->nr; a++) {
+		for (i = 0, nuse[a] = 0; i < cm->nev; i++)
+			nuse[a] += ROW(uses, cm, a)[i];
+		/* insertion sort, stable: the most events first (perf's metric_list_cmp()) */
+		for (b = a; b > 0 && nuse[order[b - 1]] < nuse[a]; b--)
+			order[b] = order[b - 1];
+		order[b] = a;
+	}
+	for (a = 0; a < cm->nr; a++) {
+		k = order[a];
+		if (!group_events(cm->ms, cm->idx[k]))
+			continue;
+		for (o = 0; o < nowner; o++) {
+			for (i = 0; i < cm->nev; i++)
+				if (ROW(uses, cm, k)[i] && !ROW(uses, cm, owner[o])[i])
+					break;
+			if (i == cm->nev)
+				break;
+		}
+		if (o < nowner) {
+			memcpy(ROW(map, cm, k), ROW(map, cm, owner[o]), cm->nev * sizeof(*map));
+			for (i = 0; i < cm->nev; i++)
+				if (!ROW(uses, cm, k)[i])
+					ROW(map, cm, k)[i] = UINT_MAX;
+			grouped[k] = true;
+			continue;
+		}
+		first = l->n;
+		l->nr_groups++;
+		for (i = 0; i < cm->nev; i++) {
+			ROW(map, cm, k)[i] = UINT_MAX;
+			if (!ROW(uses, cm, k)[i])
+				continue;
+			ret = add_event(l, pmc_metrics_event(cm->ms, i), l->nr_groups, cmd);
+			if (ret < 0)
+				return ret;
+			ROW(map, cm, k)[i] = (unsigned int)ret;
+		}
+		if (!fit(l, first, pm)) {
+			l->n = first;	/* the weak group broken up: its events shared below */
+			l->nr_groups--;
+			continue;
+		}
+		grouped[k] = true;
+		owner[nowner++] = k;
+	}
+	for (k = 0; k < cm->nr; k++) {
+		if (grouped[k])
+			continue;
+		ret = place_shared(cm, uses, k, l, map, cmd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int count_metrics_setup(struct count_metrics *cm, struct count_opts *co, const char *list,
 			bool system_wide, const char *cmd)
 {
+	struct pmcdrv_info info;
+
+	return count_metrics_setup_pmu(cm, co, list, system_wide,
+				       metric_pmu_info(&info) ? &info : NULL, cmd);
+}
+
+int count_metrics_setup_pmu(struct count_metrics *cm, struct count_opts *co, const char *list,
+			    bool system_wide, const struct pmcdrv_info *info, const char *cmd)
+{
 	struct pmc_metric_env env;
 	struct pmc_metric_info mi;
-	struct pmcdrv_info info;
-	bool have_info = metric_pmu_info(&info), used;
+	unsigned int *gmap = NULL, *order = NULL;
+	unsigned char *uses = NULL;
+	struct pmc_arch_perfmon pm;
 	char err[512] = "", why[512];
+	struct pmc_evlist l, g;
 	const char *refused;
 	unsigned int i, k, nrefused = 0;
 	int ret;
@@ -154,8 +316,14 @@ int count_metrics_setup(struct count_metrics *cm, struct count_opts *co, const c
 	}
 	for (i = 0; i < pmc_metrics_nr(cm->ms); i++) {
 		pmc_metrics_info(cm->ms, i, &mi);
-		refused = metric_refused(cm->ms, i, have_info ? &info : NULL, why, sizeof(why));
+		refused = metric_refused(cm->ms, i, info, why, sizeof(why));
 		if (!refused) {
+			if (cm->nr == PMCDRV_MAX_EVENTS) {
+				fprintf(stderr, "pmcctl %s: -M %s: more than %u metrics at once; fix: ask "
+					"for fewer metrics or smaller groups at a time\n", cmd, list,
+					PMCDRV_MAX_EVENTS);
+				goto fail;
+			}
 			cm->idx[cm->nr++] = i;
 			continue;
 		}
@@ -168,31 +336,62 @@ int count_metrics_setup(struct count_metrics *cm, struct count_opts *co, const c
 		}
 		fprintf(stderr, "pmcctl %s: warning: -M %s: metric '%s' left out: %s\n", cmd, list,
 			mi.name, refused);
-		if (cm->nr >= PMCDRV_MAX_EVENTS)
-			break;
 	}
 	if (!cm->nr) {
 		fprintf(stderr, "pmcctl %s: -M %s: none of its %u metrics can be computed here (see the "
 			"warnings above)\n", cmd, list, nrefused);
 		goto fail;
 	}
-	for (i = 0; i < pmc_metrics_nr_events(cm->ms); i++) {
-		/* only the events of the metrics kept: a left-out one's may not be countable */
-		for (k = 0, used = false; k < cm->nr && !used; k++)
-			used = pmc_metrics_uses(cm->ms, cm->idx[k], i) == 1;
-		cm->ev[i] = UINT_MAX;
-		if (!used)
-			continue;
-		ret = add_event(co, pmc_metrics_event(cm->ms, i), cmd);
-		if (ret < 0)
-			goto fail;
-		cm->ev[i] = (unsigned int)ret;
+	/* only the events of the metrics kept: a left-out one's may not be countable */
+	cm->nev = pmc_metrics_nr_events(cm->ms);
+	cm->map = malloc(((size_t)cm->nr * cm->nev + 1) * sizeof(*cm->map));
+	gmap = malloc(((size_t)cm->nr * cm->nev + 1) * sizeof(*gmap));
+	cm->counts = malloc((cm->nev + 1) * sizeof(*cm->counts));
+	uses = calloc((size_t)cm->nr * cm->nev + 1, 1);
+	order = calloc(cm->nr, sizeof(*order));
+	if (!cm->map || !gmap || !cm->counts || !uses || !order) {
+		fprintf(stderr, "pmcctl %s: out of memory\n", cmd);
+		ret = -ENOMEM;
+		goto fail;
 	}
+	for (k = 0; k < cm->nr; k++)
+		for (i = 0; i < cm->nev; i++)
+			ROW(uses, cm, k)[i] = pmc_metrics_uses(cm->ms, cm->idx[k], i) == 1;
+	/* Each event once, shared with -e's: exact whenever they all fit the counters. */
+	l = co->events;
+	for (k = 0, ret = 0; k < cm->nr && !ret; k++)
+		ret = place_shared(cm, uses, k, &l, cm->map, cmd);
+	if (ret == -ENOSPC)
+		fprintf(stderr, "pmcctl %s: -M: the metrics and -e need more than %u events; "
+			"fix: ask for fewer metrics or events at a time\n", cmd, PMCDRV_MAX_EVENTS);
+	if (ret)
+		goto fail;
+	if (info)
+		pmc_perfmon_from_info(info, &pm);
+	if (info && !fit(&l, 0, &pm)) {
+		/* They take turns on the counters: perf's groups keep each metric's inputs together. */
+		g = co->events;
+		ret = place_grouped(cm, uses, &pm, &g, gmap, order, cmd);
+		if (ret == -EINVAL)
+			goto fail;
+		if (!ret) {
+			l = g;
+			memcpy(cm->map, gmap, (size_t)cm->nr * cm->nev * sizeof(*gmap));
+			cm->grouped = true;
+		}
+		/* -ENOSPC: as groups they need more events than a session has; shared, they fit */
+	}
+	co->events = l;
+	free(gmap);
+	free(uses);
+	free(order);
 	return 0;
 fail:
-	pmc_metrics_close(cm->ms);
-	cm->ms = NULL;
-	return -EINVAL;
+	free(gmap);
+	free(uses);
+	free(order);
+	count_metrics_close(cm);
+	return ret == -ENOMEM ? -ENOMEM : -EINVAL;
 }
 
 /* Why metric @m has no value: the inputs that counted 0 or were not counted, else its formula's division. */
@@ -219,32 +418,33 @@ static void why_no_value(const struct count_metrics *cm, unsigned int m, const d
 bool count_metrics_eval(struct count_metrics *cm, const struct report_row *rows, unsigned int n,
 			double duration_s, struct report *r, const char *cmd)
 {
-	double counts[PMCDRV_MAX_EVENTS], v;
-	unsigned int nev = pmc_metrics_nr_events(cm->ms), i, k, first;
+	double *counts = cm->counts, v;
+	unsigned int nev = cm->nev, i, k, first;
+	const unsigned int *map;
 	struct pmc_metric_info mi;
 	char muxed[512] = "", why[512];
 	size_t mo = 0;
 	bool any = false, mux;
 	int ret;
 
-	for (i = 0; i < nev; i++) {
-		const struct report_row *row = cm->ev[i] < n ? &rows[cm->ev[i]] : NULL;
-
-		counts[i] = !row || row->not_counted ? NAN : row->value;
-	}
 	for (k = 0; k < cm->nr; k++) {
 		unsigned int m = cm->idx[k];
 
 		pmc_metrics_info(cm->ms, m, &mi);
+		/* its own events' counts (in its group, when perf's groups were needed) */
+		map = ROW(cm->map, cm, k);
 		/* beside the first of its events in the list, as perf beside its group's leader */
 		first = n;
 		mux = false;
 		for (i = 0; i < nev; i++) {
-			if (pmc_metrics_uses(cm->ms, m, i) != 1 || cm->ev[i] >= n)
+			const struct report_row *row = map[i] < n ? &rows[map[i]] : NULL;
+
+			counts[i] = !row || row->not_counted ? NAN : row->value;
+			if (!row)
 				continue;
-			if (cm->ev[i] < first)
-				first = cm->ev[i];
-			mux |= rows[cm->ev[i]].mux && rows[cm->ev[i]].running_pct < 100;
+			if (map[i] < first)
+				first = map[i];
+			mux |= row->mux && row->running_pct < 100;
 		}
 		if (first == n)
 			first = 0;
@@ -285,4 +485,8 @@ void count_metrics_close(struct count_metrics *cm)
 {
 	pmc_metrics_close(cm->ms);
 	cm->ms = NULL;
+	free(cm->map);
+	cm->map = NULL;
+	free(cm->counts);
+	cm->counts = NULL;
 }

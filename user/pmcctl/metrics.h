@@ -13,7 +13,10 @@ struct count_metrics {
 	struct pmc_metrics *ms;
 	unsigned int nr;			/* metrics computed (refused ones of a group left out) */
 	unsigned int idx[PMCDRV_MAX_EVENTS];	/* the set's metric numbers, nr of them */
-	unsigned int ev[PMCDRV_MAX_EVENTS];	/* the set's event i: its index in the event list */
+	unsigned int nev;			/* the set's events */
+	unsigned int *map;			/* nr x nev: metric k's event i in the list, or UINT_MAX */
+	double *counts;				/* nev: one metric's inputs, while evaluating */
+	bool grouped;				/* they did not fit together: placed in perf's groups */
 	struct report_metric out[PMCDRV_MAX_EVENTS];
 	bool warned;				/* the multiplexing note was given */
 	bool noted[PMCDRV_MAX_EVENTS];		/* metric k's "no value" note was given */
@@ -34,7 +37,11 @@ const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct 
 /*
  * -M @list: compile the metrics for this CPU's model (@system_wide: perf's
  * #core_wide) and add their events to co's, once each (an event -e already
- * has is shared).  A metric is refused when libpmc refuses it or this PMU
+ * has is shared).  When they do not all fit this PMU's counters at once,
+ * they are placed as perf places them instead: each metric perf groups
+ * (its MetricConstraint) in a group of its own events, or in the group of
+ * an earlier metric with all of them, unless the group alone would not fit;
+ * the others' events shared (cm->grouped is then true).  A metric is refused when libpmc refuses it or this PMU
  * cannot count one of its events (metric_refused()).  A refused metric named in @list, an unknown name, or
  * events that do not fit the list are explained (the fix included) and
  * return -EINVAL; a model without metrics -ENODEV.  A refused metric of a
@@ -42,6 +49,9 @@ const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct 
  */
 int count_metrics_setup(struct count_metrics *cm, struct count_opts *co, const char *list,
 			bool system_wide, const char *cmd);
+/* count_metrics_setup() for the PMU @info describes (NULL: unknown, nothing refused or grouped by it). */
+int count_metrics_setup_pmu(struct count_metrics *cm, struct count_opts *co, const char *list,
+			    bool system_wide, const struct pmcdrv_info *info, const char *cmd);
 
 /*
  * The metrics' values from @rows (one per event of the list, in its order)
