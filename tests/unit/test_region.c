@@ -644,6 +644,20 @@ static void test_report_metrics(void)
 	unsetenv("PMCDRV_FORCE_CPUID");
 }
 
+/* A Skylake-like PMU for count_metrics_setup_pmu(): 4 GP counters, 3 fixed, every event available. */
+static void skl_info(struct pmcdrv_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->perfmon_version = 4;
+	info->num_gp = 4;
+	info->gp_width = 48;
+	info->num_fixed = 3;
+	info->fixed_width = 48;
+	info->events_len = 7;
+	info->events_avail = 0x7f;
+	info->avail_mask = 0xfULL | (0x7ULL << 32);
+}
+
 /*
  * run -M's refusal by this PMU (metric_refused()): on a PMU whose CPUID.0AH
  * marks branch misses unavailable (the guest's default model), a metric of
@@ -661,15 +675,9 @@ static void test_metric_refused(void)
 	unsigned int i, seen = 0;
 
 	setenv("PMCDRV_FORCE_CPUID", SKL_CPUID, 1);
-	memset(&info, 0, sizeof(info));
+	skl_info(&info);
 	info.perfmon_version = 2;
-	info.num_gp = 4;
-	info.gp_width = 48;
-	info.num_fixed = 3;
-	info.fixed_width = 48;
-	info.events_len = 7;
 	info.events_avail = 0x7f & ~(1U << 6);	/* bit 6: branch misses retired */
-	info.avail_mask = 0xfULL | (0x7ULL << 32);
 	pmc_metric_env_init(&env, false);
 	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL_CPUID, "tma_info_thread_ipc,tma_info_bad_spec_ipmispredict,"
 					       "tma_info_system_dram_bw_use", &env, &ms, err, sizeof(err)), 0);
@@ -698,20 +706,6 @@ static void test_metric_refused(void)
 	CU_ASSERT_EQUAL(seen, 3);
 	pmc_metrics_close(ms);
 	unsetenv("PMCDRV_FORCE_CPUID");
-}
-
-/* A Skylake-like PMU for count_metrics_setup_pmu(): 4 GP counters, 3 fixed, every event available. */
-static void skl_info(struct pmcdrv_info *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->perfmon_version = 4;
-	info->num_gp = 4;
-	info->gp_width = 48;
-	info->num_fixed = 3;
-	info->fixed_width = 48;
-	info->events_len = 7;
-	info->events_avail = 0x7f;
-	info->avail_mask = 0xfULL | (0x7ULL << 32);
 }
 
 /* The list index of metric @name's event @ev in @cm, or -1. */
