@@ -44,6 +44,10 @@ PMCCTL_SRCS	:= $(wildcard user/pmcctl/*.c)
 REPORT_SRCS	:= user/pmcctl/output.c user/pmcctl/report.c user/pmcctl/regions.c user/pmcctl/sessions.c \
 		   user/pmcctl/topdown.c user/pmcctl/mpi.c user/pmcctl/merge.c user/pmcctl/metrics.c \
 		   user/pmcctl/jsonread.c user/pmcctl/gnuplot.c user/pmcctl/plot.c user/pmcctl/expo.c
+# -I's intervals (interval.c), unit-tested too, and what it calls beyond the above: count.c
+# (parse_long(), the scaling), builtin-plot.c (--plot's plot_draw()), errors.c (count.c's messages).
+INTERVAL_SRCS	:= user/pmcctl/interval.c user/pmcctl/count.c user/pmcctl/builtin-plot.c \
+		   user/pmcctl/errors.c
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
 # tests/guest/rankloop.c is an MPI program: MPICH's compiler wrapper builds it (MPICC).
 GUEST_C_SRCS	:= $(filter-out tests/guest/rankloop.c,$(wildcard tests/guest/*.c))
@@ -75,7 +79,8 @@ PMCCTL_OBJS	:= $(call obj,$(PMCCTL_SRCS))
 # What pmcctl links besides libpmc: json-c, to read the JSON files 'pmcctl report' merges,
 # and libmicrohttpd, the HTTP server of 'pmcctl serve'.
 PMCCTL_LIBS	:= -ljson-c -lmicrohttpd
-UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS) $(LIBPMC_GEN_SRCS))
+UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS) $(INTERVAL_SRCS) \
+		   $(LIBPMC_GEN_SRCS))
 
 .PHONY: FORCE all module user examples shared install uninstall install-udev uninstall-udev dkms-source dkms-install \
 	dkms-uninstall tests deps check unit kbuild-check guest-check demo bench clean help
@@ -221,7 +226,7 @@ dkms-uninstall: ## dkms remove pmcdrv VERSION from every kernel and delete its s
 	rm -rf $(DESTDIR)$(DKMS_DIR)
 
 # ---- tests ---------------------------------------------------------------
-# Unit tests: the shared logic, libpmc and pmcctl's reports, again under ASan+UBSan.
+# Unit tests: the shared logic, libpmc and pmcctl's reports and intervals, again under ASan+UBSan.
 $(B)/unit-obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -Wno-missing-field-initializers -O1 $(SANITIZE) -Itests/lib -Iuser/pmcctl -c -o $@ $<

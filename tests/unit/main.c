@@ -50,6 +50,7 @@ int main(void)
 	register_merge_tests();
 	register_plot_tests();
 	register_expo_tests();
+	register_interval_tests();
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	run = CU_get_number_of_tests_run();

@@ -34,5 +34,6 @@ void register_mpi_tests(void);		/* tests/unit/test_mpi.c */
 void register_merge_tests(void);	/* tests/unit/test_merge.c */
 void register_plot_tests(void);		/* tests/unit/test_plot.c */
 void register_expo_tests(void);		/* tests/unit/test_expo.c */
+void register_interval_tests(void);	/* tests/unit/test_interval.c */
 
 #endif /* PMCDRV_UNIT_H */
