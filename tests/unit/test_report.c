@@ -432,6 +432,35 @@ static void test_multiplexed(void)
 }
 
 /*
+ * An instructions row that never got a counter has no IPC beside it, as
+ * perf prints none beside "<not counted>", although cycles counted.
+ */
+static void test_ipc_not_counted(void)
+{
+	static const double v[] = { 0, 400002468 };
+	enum report_format fmt;
+	struct fixture fx;
+	char *out;
+	size_t len;
+
+	fx_init(&fx, "instructions,cycles");
+	fx_rows(&fx, v, ARRAY_SIZE(v));
+	fx.rows[0].mux = true;
+	fx.rows[0].not_counted = true;
+	fx.rows[1].mux = true;
+	fx.rows[1].time_running = 1234567;
+	fx.rows[1].running_pct = 50;
+	for (fmt = REPORT_TEXT; fmt <= REPORT_JSON; fmt++) {
+		fx.r.format = fmt;
+		fx.r.sep = ",";
+		out = render(&fx, &len);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, "<not counted>"));
+		CU_ASSERT_PTR_NULL(strstr(out, "insn per cycle"));
+		free(out);
+	}
+}
+
+/*
  * -M: a metric in the # column of its first event, a second one of the
  * same row on a line of its own, a ScaleUnit's "%8.1f UNIT  NAME", and a
  * metric without a value (n/a, CSV empty, JSON null).
@@ -747,6 +776,7 @@ void register_report_tests(void)
 		{ "task-clock without elapsed time", test_clock_without_elapsed },
 		{ "note: text only", test_note },
 		{ "multiplexed: (xx.xx%), <not counted>", test_multiplexed },
+		{ "no IPC beside a <not counted> instructions row", test_ipc_not_counted },
 		{ "-M metrics: the # column, lines of their own, n/a", test_metrics },
 		{ "events by code, long names, big counts", test_raw_names },
 		{ "--topdown: perf's metrics, metric-only CSV", test_topdown },

@@ -71,7 +71,8 @@ static double row_ipc(const struct report_row *rows, unsigned int n, unsigned in
 	const char *k = pmc_event_known_name(&rows[i].ev->ev);
 	unsigned int j;
 
-	if (!k || strcmp(k, "instructions"))
+	/* perf prints no metric beside a count that never got a counter */
+	if (!k || strcmp(k, "instructions") || rows[i].not_counted)
 		return -1;
 	for (j = 0; j < n; j++) {
 		k = pmc_event_known_name(&rows[j].ev->ev);
