@@ -8,7 +8,8 @@
 #     within the 0.5 points of 67-topdown-gp.sh (the v4 and gp8 models count
 #     Skylake's top-down events; elsewhere that part SKIPs, saying why); with
 #     more events than counters, each metric's inputs in a group of their own
-#     (uoppi exactly 1 on those models though scaled)
+#     (uoppi exactly 1 on those models though scaled); on spr (PERF_METRICS)
+#     the same against perf, the topdown-* events grouped with topdown-slots
 #   - stat -a -M and stat -a -I -M: the metric in each interval's CSV;
 #     stat -a -A -M: each CPU's IPC its own instructions / cycles
 #   - errors: an unknown name (pmcctl list --metrics), a refused metric (its
@@ -54,13 +55,15 @@ expect_eq "run -e INST_RETIRED.ANY -M tma_info_thread_ipc: the event once" \
 	"$(grep -c ',INST_RETIRED.ANY,' <<<"$out")" 1
 
 # ---- Level 1 against perf stat -M ----------------------------------------------
+# mv OUTPUT METRIC: the metric's value in -x, output (perf's and pmcctl's both put a
+# metric's value and unit ("%  tma_retiring") in the last two fields of its line).
+mv() { awk -F, -v m="$2" '$NF ~ (" " m "$") && $(NF - 1) ~ /^[0-9.]+$/ { print $(NF - 1); exit }' <<<"$1"; }
 case $model in
 v4|gp8)
 	q=$(pmcctl run -M TopdownL1 --all-user -x, -- $loop $NT 2>&1 >/dev/null)
 	p=$(perf stat -M TopdownL1 --all-user -x, -- $loop $NT 2>&1 >/dev/null)
 	# both put a metric's value and unit ("%  tma_retiring") in the last two fields
 	# (a metric's line only: pmcctl's note on multiplexed inputs names the metrics too)
-	mv() { awk -F, -v m="$2" '$NF ~ (" " m "$") && $(NF - 1) ~ /^[0-9.]+$/ { print $(NF - 1); exit }' <<<"$1"; }
 	for m in tma_retiring tma_bad_speculation tma_frontend_bound tma_backend_bound; do
 		check "run -M TopdownL1's $m as perf stat -M TopdownL1's ($(mv "$q" $m) vs $(mv "$p" $m))" \
 			near "$(mv "$q" $m)" "$(mv "$p" $m)" 0.5
@@ -83,6 +86,18 @@ v4|gp8)
 		"$(jq -s 'map(select(.event == "INST_RETIRED.ANY")) | length' <<<"$q")" 2
 	check "run -M uoppi,ipc multiplexed: the counts scaled (pcnt-running < 100)" \
 		jq -e -s 'map(select(.event == "UOPS_RETIRED.RETIRE_SLOTS"))[0]."pcnt-running" < 100' <<<"$q"
+	;;
+spr)
+	# PERF_METRICS: the topdown-* events count only in a group with topdown-slots, which
+	# pmcctl makes for them (as perf) although the metrics' events fit and are shared.
+	q=$(pmcctl run -M TopdownL1 --all-user -x, -- $loop $NT 2>&1 >/dev/null)
+	rc=$?
+	expect_eq "run -M TopdownL1 on PERF_METRICS (topdown-* grouped with slots): exit 0 ($(head -c 200 <<<"$q"))" "$rc" 0
+	p=$(perf stat -M TopdownL1 --all-user -x, -- $loop $NT 2>&1 >/dev/null)
+	for m in tma_retiring tma_bad_speculation tma_frontend_bound tma_backend_bound; do
+		check "run -M TopdownL1's $m (PERF_METRICS) as perf stat -M TopdownL1's ($(mv "$q" $m) vs $(mv "$p" $m))" \
+			near "$(mv "$q" $m)" "$(mv "$p" $m)" 0.5
+	done
 	;;
 *)
 	echo "SKIP: metrics: level 1 against perf: the $model model counts Skylake's top-down events as 0 (v4 and gp8 count them)"

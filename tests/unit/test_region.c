@@ -840,6 +840,47 @@ static void test_metric_groups(void)
 	unsetenv("PMCDRV_FORCE_CPUID");
 }
 
+/*
+ * run -M on a PMU with PERF_METRICS (Sapphire Rapids' TopdownL1): the
+ * topdown-* events, which count only in a group with topdown-slots, are
+ * grouped with the metrics' TOPDOWN.SLOTS although they fit and are shared;
+ * INT_MISC.UOP_DROPPING stays on its own.
+ */
+static void test_metric_td_group(void)
+{
+	static struct count_opts co;
+	struct count_metrics cm;
+	unsigned int i, g = 0, ntd = 0, nslots = 0;
+
+	setenv("PMCDRV_FORCE_CPUID", "GenuineIntel-6-8F-4", 1);
+	memset(&co, 0, sizeof(co));
+	CU_ASSERT_EQUAL_FATAL(count_metrics_setup_pmu(&cm, &co, "TopdownL1", false, NULL, "run"), 0);
+	CU_ASSERT_FALSE(cm.grouped);
+	for (i = 0; i < co.events.n; i++) {
+		const struct pmcdrv_event *e = &co.events.ev[i].ev;
+
+		if (e->event == 0 && e->umask == 4) {
+			nslots++;
+			g = e->group;
+		}
+	}
+	CU_ASSERT_EQUAL(nslots, 1);
+	CU_ASSERT_NOT_EQUAL(g, 0);
+	for (i = 0; i < co.events.n; i++) {
+		const struct pmcdrv_event *e = &co.events.ev[i].ev;
+
+		if (e->event == 0 && e->umask > 4) {	/* PERF_METRICS: pseudo umasks past slots */
+			ntd++;
+			CU_ASSERT_EQUAL(e->group, g);
+		} else if (!strcmp(co.events.ev[i].name, "INT_MISC.UOP_DROPPING")) {
+			CU_ASSERT_EQUAL(e->group, 0);
+		}
+	}
+	CU_ASSERT_EQUAL(ntd, 4);
+	count_metrics_close(&cm);
+	unsetenv("PMCDRV_FORCE_CPUID");
+}
+
 static const struct unit_test tests[] = {
 	{ "set-up errors", test_setup_errors },
 	{ "counts and reset", test_counts },
@@ -857,6 +898,7 @@ static const struct unit_test tests[] = {
 	{ "pmcctl report with -M", test_report_metrics },
 	{ "run -M: a metric this PMU cannot count", test_metric_refused },
 	{ "run -M: perf's groups when the events do not fit", test_metric_groups },
+	{ "run -M: top-down events with topdown-slots", test_metric_td_group },
 };
 
 void register_region_tests(void)
