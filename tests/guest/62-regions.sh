@@ -189,6 +189,16 @@ if pmcctl list --json --metrics tma_info_thread_ipc 2>/dev/null | jq -e '.metric
 	check "alone: the events are the metric's, and multiply's IPC is 0.50" \
 		awk 'NR == 1 { ok = $5 == "INST_RETIRED.ANY" && $6 == "CPU_CLK_UNHALTED.THREAD" && $7 == "'$ipc'" }
 			$1 == "multiply" && $7 != "0.50" { ok = 0 } END { exit !ok }' <<<"$(grep -A3 '^region ' <<<"$out")"
+	# PERF_METRICS (spr): the top-down metrics' topdown-* events count beside topdown-slots,
+	# in the program's own session as in pmcctl's.
+	if pmcctl run -e '{slots,topdown-retiring}' -- true 2>/dev/null; then
+		out=$(PMCDRV_REGIONS_METRICS=TopdownL1 $matmul 64 2>&1)
+		expect_eq "alone, PMCDRV_REGIONS_METRICS=TopdownL1 on PERF_METRICS: exit 0 ($(head -c 200 <<<"$out"))" "$?" 0
+		out=$(pmcctl run --regions -M TopdownL1 -j -- $matmul 64 2>&1 >/dev/null)
+		check "--regions -M TopdownL1 on PERF_METRICS: multiply's four level-1 metrics, summing to 100%" \
+			jq -e -s 'map(select(.region == "multiply"))[0].metrics | map(."metric-value") |
+				length == 4 and (add - 100 | fabs) < 0.5' <<<"$out"
+	fi
 	out=$(PMCDRV_REGIONS_METRICS=no_such_metric $matmul 64 2>&1)
 	check "alone: an unknown metric is named ($(tail -n 1 <<<"$out"))" \
 		grep -q "PMCDRV_REGIONS_METRICS / metrics 'no_such_metric': no metric or metric group" <<<"$out"

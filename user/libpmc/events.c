@@ -634,3 +634,80 @@ int pmc_event_format(const struct pmcdrv_event *ev, char *buf, size_t len)
 		return -EINVAL;
 	return (size_t)n < len ? n : -ENOSPC;
 }
+
+/*
+ * PERF_METRICS events and their group (pmc_evlist_topdown_groups()), as
+ * perf's parse_events__sort_events_and_fix_groups() with
+ * arch_evsel__must_be_in_group() (tools/perf, Linux 6.12).
+ */
+/* Is @ev a PERF_METRICS event (topdown-retiring, ...)? */
+static bool is_td_metric(const struct pmcdrv_event *ev)
+{
+	struct pmc_event_spec spec;
+
+	if (ev->type != PMCDRV_EVENT_HW)
+		return false;
+	pmc_event_to_spec(ev, &spec);
+	return pmc_event_td_metric(&spec) >= 0;
+}
+
+static bool is_slots(const struct pmcdrv_event *ev)
+{
+	return ev->type == PMCDRV_EVENT_HW && ev->event == PMC_EVENT_FIXED_PSEUDO &&
+	       ev->umask == PMC_TD_SLOTS_FIXED + 1;
+}
+
+#define TD_MODES	(PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL)
+
+/* The event of @l in group @g (0: on its own) that is topdown-slots with @modes, or -1. */
+static int find_slots(const struct pmc_evlist *l, unsigned int g, u32 modes)
+{
+	unsigned int j;
+
+	for (j = 0; j < l->n; j++)
+		if (l->ev[j].ev.group == g && is_slots(&l->ev[j].ev) &&
+		    (l->ev[j].ev.flags & TD_MODES) == modes)
+			return (int)j;
+	return -1;
+}
+
+int pmc_evlist_topdown_groups(struct pmc_evlist *l)
+{
+	unsigned int i, g, made[TD_MODES + 1] = { 0 };	/* the group made for each modes value */
+	struct pmc_evlist one;
+	char err[256];
+	u32 m;
+	int s;
+
+	for (i = 0; i < l->n; i++) {
+		if (!is_td_metric(&l->ev[i].ev) || is_slots(&l->ev[i].ev))
+			continue;
+		m = l->ev[i].ev.flags & TD_MODES;
+		g = l->ev[i].ev.group;
+		if (g && find_slots(l, g, m) >= 0)
+			continue;
+		if (!g && made[m]) {
+			l->ev[i].ev.group = made[m];
+			continue;
+		}
+		if (!g) {
+			g = made[m] = ++l->nr_groups;
+			l->ev[i].ev.group = g;
+			s = find_slots(l, 0, m);
+			if (s >= 0) {
+				l->ev[s].ev.group = g;
+				continue;
+			}
+		}
+		memset(&one, 0, sizeof(one));
+		if (l->n >= PMCDRV_MAX_EVENTS)
+			return -ENOSPC;
+		if (pmc_evlist_parse(&one, m == PMCDRV_EVF_USER ? "topdown-slots:u" :
+				     m == PMCDRV_EVF_KERNEL ? "topdown-slots:k" : "topdown-slots",
+				     err, sizeof(err)))
+			return -EINVAL;
+		l->ev[l->n] = one.ev[0];
+		l->ev[l->n++].ev.group = g;
+	}
+	return 0;
+}

@@ -379,6 +379,15 @@ int pmc_evlist_parse(struct pmc_evlist *l, const char *arg, char *err, size_t er
 /* perf stat's default set, minus what the PMU does not offer. */
 void pmc_evlist_default(struct pmc_evlist *l, const struct pmcdrv_info *info);
 
+/*
+ * A PERF_METRICS event (topdown-retiring, ...) counts only in a group with
+ * topdown-slots of the same modes, and perf puts it there: those of @l on
+ * their own go into one group per modes with a topdown-slots of @l on its
+ * own there, else a new one appended; a group of @l without slots gets one.
+ * 0; -ENOSPC: a slots event is needed and @l is full.
+ */
+int pmc_evlist_topdown_groups(struct pmc_evlist *l);
+
 /* Is event @i a hardware event? */
 static inline bool pmc_evsel_is_hw(const struct pmc_evsel *e)
 {

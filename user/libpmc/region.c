@@ -436,6 +436,10 @@ static int open_session(const char *device, const char *events)
 		err = metrics_add_events(&l);
 	if (err)
 		return err;
+	/* top-down metrics' PERF_METRICS events count only beside topdown-slots */
+	if (pmc_evlist_topdown_groups(&l))
+		return fail(-E2BIG, "regions: the events and the metrics' events, with the topdown-slots "
+			    "their top-down events need, are more than %d; ask for fewer", PMCDRV_MAX_EVENTS);
 	if (!l.n)
 		return fail(-EINVAL, "regions: no events to count");
 	for (i = 0; i < l.n; i++) {

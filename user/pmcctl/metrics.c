@@ -280,89 +280,6 @@ static int place_grouped(struct count_metrics *cm, const unsigned char *uses,
 	return 0;
 }
 
-/* Is @ev of @l a PERF_METRICS event (topdown-retiring, ...), or TOPDOWN.SLOTS? */
-static bool is_td_metric(const struct pmcdrv_event *ev)
-{
-	struct pmc_event_spec spec;
-
-	if (ev->type != PMCDRV_EVENT_HW)
-		return false;
-	pmc_event_to_spec(ev, &spec);
-	return pmc_event_td_metric(&spec) >= 0;
-}
-
-static bool is_slots(const struct pmcdrv_event *ev)
-{
-	return ev->type == PMCDRV_EVENT_HW && ev->event == PMC_EVENT_FIXED_PSEUDO &&
-	       ev->umask == PMC_TD_SLOTS_FIXED + 1;
-}
-
-#define TD_MODES	(PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL)
-
-/* The event of @l in group @g (0: on its own) that is topdown-slots with @modes, or -1. */
-static int find_slots(const struct pmc_evlist *l, unsigned int g, u32 modes)
-{
-	unsigned int j;
-
-	for (j = 0; j < l->n; j++)
-		if (l->ev[j].ev.group == g && is_slots(&l->ev[j].ev) &&
-		    (l->ev[j].ev.flags & TD_MODES) == modes)
-			return (int)j;
-	return -1;
-}
-
-/*
- * A PERF_METRICS event counts only in a group with topdown-slots of the same
- * modes (pmc_config_check()), and perf puts it there whatever the metric's
- * grouping (parse_events__sort_events_and_fix_groups() with
- * arch_evsel__must_be_in_group()).  Those of @l on their own go into one
- * group per modes with a slots event on its own there, else a new one;
- * a group without slots gets one.  0, or -ENOSPC (said, as @cmd).
- */
-static int td_groups(struct pmc_evlist *l, const char *cmd)
-{
-	unsigned int i, g, made[4] = { 0 };	/* the group made for each modes value */
-	struct pmc_evlist one;
-	char err[256];
-	u32 m;
-	int s;
-
-	for (i = 0; i < l->n; i++) {
-		if (!is_td_metric(&l->ev[i].ev) || is_slots(&l->ev[i].ev))
-			continue;
-		m = l->ev[i].ev.flags & TD_MODES;
-		g = l->ev[i].ev.group;
-		if (g && find_slots(l, g, m) >= 0)
-			continue;
-		if (!g && made[m]) {
-			l->ev[i].ev.group = made[m];
-			continue;
-		}
-		if (!g) {
-			g = made[m] = ++l->nr_groups;
-			l->ev[i].ev.group = g;
-			s = find_slots(l, 0, m);
-			if (s >= 0) {
-				l->ev[s].ev.group = g;
-				continue;
-			}
-		}
-		memset(&one, 0, sizeof(one));
-		if (l->n >= PMCDRV_MAX_EVENTS ||
-		    pmc_evlist_parse(&one, m == PMCDRV_EVF_USER ? "topdown-slots:u" :
-				     m == PMCDRV_EVF_KERNEL ? "topdown-slots:k" : "topdown-slots",
-				     err, sizeof(err))) {
-			fprintf(stderr, "pmcctl %s: -M: the metrics and -e need more than %u events "
-				"with the topdown-slots their top-down events count with; fix: ask for "
-				"fewer metrics or events at a time\n", cmd, PMCDRV_MAX_EVENTS);
-			return -ENOSPC;
-		}
-		l->ev[l->n] = one.ev[0];
-		l->ev[l->n++].ev.group = g;
-	}
-	return 0;
-}
-
 int count_metrics_setup(struct count_metrics *cm, struct count_opts *co, const char *list,
 			bool system_wide, const char *cmd)
 {
@@ -464,9 +381,13 @@ int count_metrics_setup_pmu(struct count_metrics *cm, struct count_opts *co, con
 		}
 		/* -ENOSPC: as groups they need more events than a session has; shared, they fit */
 	}
-	ret = td_groups(&l, cmd);
-	if (ret)
+	ret = pmc_evlist_topdown_groups(&l);
+	if (ret) {
+		fprintf(stderr, "pmcctl %s: -M: the metrics and -e need more than %u events with the "
+			"topdown-slots their top-down events count with; fix: ask for fewer metrics "
+			"or events at a time\n", cmd, PMCDRV_MAX_EVENTS);
 		goto fail;
+	}
 	co->events = l;
 	free(gmap);
 	free(uses);
