@@ -911,10 +911,56 @@ static void test_default_fields(void)
 		CU_ASSERT_EQUAL(l.ev[i].ev.type, 0);
 }
 
+/*
+ * pmc_evlist_topdown_groups(): a PERF_METRICS event alone gets a group
+ * with a new topdown-slots of its modes (one group per modes), one alone
+ * with a slots event alone joins it, a group without slots gets one, and a
+ * list with no room for the slots is -ENOSPC.
+ */
+static void test_topdown_groups(void)
+{
+	static struct pmc_evlist l;
+	char err[256];
+	unsigned int i;
+
+	memset(&l, 0, sizeof(l));
+	CU_ASSERT_EQUAL_FATAL(pmc_evlist_parse(&l, "topdown-retiring:u,topdown-bad-spec:u,topdown-fe-bound,"
+					       "instructions,{topdown-be-bound,cycles}", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(l.nr_groups, 1);
+	CU_ASSERT_EQUAL_FATAL(pmc_evlist_topdown_groups(&l), 0);
+	/* retiring:u and bad-spec:u with a new slots:u; fe-bound with a new slots; be-bound's group one */
+	CU_ASSERT_EQUAL(l.n, 9);
+	CU_ASSERT_EQUAL(l.nr_groups, 3);
+	CU_ASSERT_EQUAL(l.ev[0].ev.group, l.ev[1].ev.group);
+	CU_ASSERT_NOT_EQUAL(l.ev[0].ev.group, 0);
+	CU_ASSERT_NOT_EQUAL(l.ev[2].ev.group, l.ev[0].ev.group);
+	CU_ASSERT_NOT_EQUAL(l.ev[2].ev.group, 0);
+	CU_ASSERT_EQUAL(l.ev[3].ev.group, 0);
+	for (i = 6; i < 9; i++)
+		CU_ASSERT_STRING_EQUAL(l.ev[i].name, i == 6 ? "topdown-slots:u" : "topdown-slots");
+	CU_ASSERT_EQUAL(l.ev[6].ev.group, l.ev[0].ev.group);
+	CU_ASSERT_EQUAL(l.ev[7].ev.group, l.ev[2].ev.group);
+	CU_ASSERT_EQUAL(l.ev[8].ev.group, l.ev[4].ev.group);
+	/* a slots event alone joins the group: nothing appended */
+	memset(&l, 0, sizeof(l));
+	CU_ASSERT_EQUAL_FATAL(pmc_evlist_parse(&l, "slots,topdown-retiring", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(pmc_evlist_topdown_groups(&l), 0);
+	CU_ASSERT_EQUAL(l.n, 2);
+	CU_ASSERT_NOT_EQUAL(l.ev[0].ev.group, 0);
+	CU_ASSERT_EQUAL(l.ev[0].ev.group, l.ev[1].ev.group);
+	/* no room */
+	memset(&l, 0, sizeof(l));
+	for (i = 0; i < PMCDRV_MAX_EVENTS - 1; i++)
+		CU_ASSERT_EQUAL_FATAL(pmc_evlist_parse(&l, "instructions", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(pmc_evlist_parse(&l, "topdown-retiring", err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(pmc_evlist_topdown_groups(&l), -ENOSPC);
+}
+
 void register_event_tests(void)
 {
 	static const struct unit_test tests[] = {
 		{ "names and aliases", test_names },
+		{ "top-down events grouped with slots", test_topdown_groups },
 		{ "0x, r and cpu/.../ codes", test_codes },
 		{ ":u, :k, :uk, :ku and the default", test_modifiers },
 		{ "architectural encodings", test_arch_table },
