@@ -152,15 +152,26 @@ static int read_int_file(const char *path, int dflt)
  * is off (sysctl__nmi_watchdog_enabled()); with NO_GROUP_EVENTS_SMT only
  * while SMT is off (smt_on()); otherwise always.
  */
-static bool group_events(const struct pmc_metrics *ms, unsigned int m)
+struct group_env {
+	bool nmi_watchdog;	/* sysctl kernel.nmi_watchdog is on */
+	bool smt;		/* /sys/devices/system/cpu/smt/active */
+};
+
+static void group_env_read(struct group_env *env)
+{
+	env->nmi_watchdog = read_int_file("/proc/sys/kernel/nmi_watchdog", 0) > 0;
+	env->smt = read_int_file("/sys/devices/system/cpu/smt/active", 0) > 0;
+}
+
+static bool group_events(const struct pmc_metrics *ms, unsigned int m, const struct group_env *env)
 {
 	switch (pmc_metrics_grouping(ms, m)) {
 	case PMC_METRIC_NO_GROUP_EVENTS:
 		return false;
 	case PMC_METRIC_NO_GROUP_EVENTS_NMI:
-		return read_int_file("/proc/sys/kernel/nmi_watchdog", 0) == 0;
+		return !env->nmi_watchdog;
 	case PMC_METRIC_NO_GROUP_EVENTS_SMT:
-		return read_int_file("/sys/devices/system/cpu/smt/active", 0) == 0;
+		return !env->smt;
 	default:
 		return true;
 	}
@@ -222,7 +233,10 @@ static int place_grouped(struct count_metrics *cm, const unsigned char *uses,
 	unsigned int nuse[PMCDRV_MAX_EVENTS], owner[PMCDRV_MAX_EVENTS], nowner = 0;
 	bool grouped[PMCDRV_MAX_EVENTS] = { false };
 	unsigned int a, b, i, k, o, first;
+	struct group_env env;
 	int ret;
+
+	group_env_read(&env);	/* once: the same for every metric */
 
 	for (a = 0; a < cm->nr; a++) {
 		for (i = 0, nuse[a] = 0; i < cm->nev; i++)
@@ -234,7 +248,7 @@ static int place_grouped(struct count_metrics *cm, const unsigned char *uses,
 	}
 	for (a = 0; a < cm->nr; a++) {
 		k = order[a];
-		if (!group_events(cm->ms, cm->idx[k]))
+		if (!group_events(cm->ms, cm->idx[k], &env))
 			continue;
 		for (o = 0; o < nowner; o++) {
 			for (i = 0; i < cm->nev; i++)
