@@ -98,20 +98,17 @@ guard() {
 	local case=$1 out rc stats d line mode lo hi w k b i=0 comm=pingpong
 	shift
 	[ "${1:-}" = "$ppr" ] && comm=pingpong-rdpmc
-	# The probes stay registered for a second after the last session
-	# (docs/design.md).  Registered before the sched_switch trace event,
-	# they would run before it, and each switch's MSR accesses would be
-	# counted in the window before its record: p2c's as c2p's.  Registered
-	# again by this case's session, after the event, they run after it.
-	sleep 1.2
-	msr_trace_start || { fail "$case" "cannot enable the msr/sched tracepoints (tracefs)"; return; }
+	# The trace events stay enabled from one case to the next (see below),
+	# so pmcdrv's probes, registered again by this case's session or still
+	# registered from the last one, run after the sched_switch event's.
+	msr_trace_window
 	if [ "$comm" = pingpong ]; then
 		out=$("$@" $pp "$ROUNDS" "$CPU" 0 2>&1)
 	else
 		out=$("$@" "$ROUNDS" "$CPU" 0 2>&1)
 	fi
 	rc=$?
-	msr_trace_stop "$CPU" /tmp/msr-guard.trace
+	msr_trace_pause "$CPU" /tmp/msr-guard.trace
 	if [ "$rc" != 0 ]; then
 		fail "$case" "the ping-pong failed ($rc): $out"
 		return
@@ -144,6 +141,18 @@ if ! module_loaded; then
 	exit 1
 fi
 [ -x "$pp" ] || { echo "FAIL: msr-guard: $pp not built (bench/run or make tests builds it)"; exit 1; }
+# The trace events are enabled once, for every case, after pmcdrv's probes
+# have gone: they stay registered for a second after the last session
+# (docs/design.md).  Registered before the sched_switch trace event, they
+# would run before it, and each switch's MSR accesses would be counted in the
+# window before its record: p2c's as c2p's.  Registered after it, they run
+# after it, however often they come and go between the cases.
+sleep 1.2
+if ! msr_trace_start; then
+	echo "FAIL: msr-guard: cannot enable the msr/sched tracepoints (tracefs)"
+	exit 1
+fi
+trap 'msr_trace_stop "$CPU" /dev/null' EXIT
 guard untracked-idle
 # A session on an unrelated task (a hardware one when there is a PMU).
 ev=task-clock

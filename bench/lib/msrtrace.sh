@@ -6,6 +6,10 @@
 #
 #   msr_trace_start          clear the trace buffers, enable the four events
 #   msr_trace_stop CPU FILE  stop tracing; CPU's buffer (text) into FILE
+#   msr_trace_window         clear the buffers and trace again, the events
+#                            left enabled (their probes keep their place)
+#   msr_trace_pause CPU FILE stop tracing, the events left enabled; CPU's
+#                            buffer (text) into FILE
 #   msr_switch_stats FILE [COMM]  one line of key=value per switch direction:
 #       dir=p2c|c2p windows=W mode=M at_mode=K mode_reads=R mode_writes=W
 #                   mode_rdpmc=P min=A max=B sum=S other=O irq=I
@@ -47,6 +51,17 @@ msr_trace_start() {
 msr_trace_stop() {	# CPU FILE
 	echo 0 >"$TRACEFS/tracing_on"
 	echo 0 >"$TRACEFS/events/enable"
+	cat "$TRACEFS/per_cpu/cpu$1/trace" >"$2"
+}
+
+msr_trace_window() {
+	echo 0 >"$TRACEFS/tracing_on"
+	echo >"$TRACEFS/trace"
+	echo 1 >"$TRACEFS/tracing_on"
+}
+
+msr_trace_pause() {	# CPU FILE
+	echo 0 >"$TRACEFS/tracing_on"
 	cat "$TRACEFS/per_cpu/cpu$1/trace" >"$2"
 }
 

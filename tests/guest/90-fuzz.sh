@@ -6,7 +6,7 @@
 # seed and the command that replays it.  After each run: no file holds the
 # module (refcnt 0), rmmod works, and the kernel log has no new splat.
 # Leaves the module loaded with default parameters, as the next script expects.
-#   PMCDRV_FUZZ_SECONDS  total seconds of fuzzing (default 30: make check runs it in four lanes)
+#   PMCDRV_FUZZ_SECONDS  total seconds of fuzzing (default 30; make check gives 15 to two of its five lanes)
 #   PMCDRV_FUZZ_SEED     seed of every run (default: random, printed)
 #   PMCDRV_FUZZ_THREADS  fuzz threads per run (default 4)
 . tests/lib/guest.sh
