@@ -70,6 +70,19 @@ v4|gp8)
 	done
 	check "run -M TopdownL1 -x,: the units are perf's ('%  tma_retiring')" \
 		grep -q ',%  tma_retiring$' <<<"$q"
+	# MetricThreshold (JSON): the loop is 18.75% frontend, 31.25% bad speculation and
+	# 37.5% backend bound, beyond 15%, 15% and 20%; 12.5% retiring is not beyond
+	# 70%, and tma_heavy_operations, the other half of its "or", is not counted: undecided
+	pmcctl run -M TopdownL1 --all-user -j -o /tmp/thr.json -- $loop $NT >/dev/null 2>&1
+	thr() { jq -r --arg m "%  $1" 'select(."metric-unit" == $m) | ."metric-threshold" // "none"' /tmp/thr.json; }
+	for m in tma_frontend_bound tma_bad_speculation tma_backend_bound; do
+		expect_eq "run -M TopdownL1 -j: $m beyond its MetricThreshold" "$(thr $m)" beyond
+	done
+	expect_eq "run -M TopdownL1 -j: tma_retiring's threshold undecided without level 2" \
+		"$(thr tma_retiring)" none
+	pmcctl run -M TopdownL1,TopdownL2 --all-user -j -o /tmp/thr.json -- $loop $NT >/dev/null 2>&1
+	expect_eq "run -M TopdownL1,TopdownL2 -j: tma_retiring's threshold decided (within)" \
+		"$(thr tma_retiring)" within
 	# More events than counters: each metric's events in a group of their own (perf's
 	# placement), so UOPS_RETIRED.RETIRE_SLOTS and INST_RETIRED.ANY, which these models
 	# count alike, are on the counters over the same intervals: uoppi is exactly 1 although

@@ -41,6 +41,7 @@ static const struct {
 static void test_all_metrics(void)
 {
 	unsigned int counts[ARRAY_SIZE(refusals)] = { 0 }, total = 0, ok = 0, bad = 0;
+	unsigned int thr = 0, thr_ok = 0;
 	unsigned int mi, i, smt, r;
 
 	for (smt = 0; smt < 2; smt++) {
@@ -68,6 +69,14 @@ static void test_all_metrics(void)
 				}
 				CU_ASSERT(pmc_metrics_nr(ms) >= 1);
 				CU_ASSERT_EQUAL(pmc_metrics_info(ms, 0, &info), 0);
+				if (!info.refused && *pmc_pe_str(pm->threshold)) {
+					thr++;
+					if (pmc_metrics_threshold_expr(ms, 0))
+						thr_ok++;
+					else
+						printf("\n  %s %s: threshold left out: %s", pmc_pe_str(m->name),
+						       info.name, pmc_pe_str(pm->threshold));
+				}
 				if (!info.refused) {
 					ok++;
 				} else {
@@ -91,7 +100,9 @@ static void test_all_metrics(void)
 	       total, pmc_pe_nr_metrics, ok);
 	for (r = 0; r < ARRAY_SIZE(refusals); r++)
 		printf("\n    %5u %s", counts[r], refusals[r].what);
-	printf("\n");
+	printf("\n  thresholds of the computable ones: %u, %u compiled\n", thr, thr_ok);
+	CU_ASSERT(thr > 0);
+	CU_ASSERT_EQUAL(thr_ok, thr);
 	CU_ASSERT_EQUAL(bad, 0);
 	CU_ASSERT_EQUAL(total, 2 * pmc_pe_nr_metrics);
 	CU_ASSERT(ok > total / 2);
@@ -255,6 +266,75 @@ static void test_sapphirerapids(void)
 	NEAR(value_of(SPR, "tma_light_operations", &env_smt_off, names, vals, 8, 6), 0.15);
 }
 
+/* The index of metric @name in @ms, or -1. */
+static int metric_index(const struct pmc_metrics *ms, const char *name)
+{
+	struct pmc_metric_info mi;
+	unsigned int i;
+
+	for (i = 0; i < pmc_metrics_nr(ms); i++) {
+		if (!pmc_metrics_info(ms, i, &mi) && !strcmp(mi.name, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * MetricThreshold on skylake's level 1, per task, as perf colours the
+ * values: from the set's own counts only, a name it does not count not a
+ * number (tma_retiring's "tma_retiring > 0.7 | tma_heavy_operations > 0.1"
+ * without level 2).
+ */
+static void test_thresholds(void)
+{
+	static const char *const names[] = {
+		"CPU_CLK_UNHALTED.THREAD", "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE",
+		"CPU_CLK_UNHALTED.REF_XCLK", "IDQ_UOPS_NOT_DELIVERED.CORE", "UOPS_ISSUED.ANY",
+		"INT_MISC.RECOVERY_CYCLES", "UOPS_RETIRED.RETIRE_SLOTS",
+	};
+	/* slots 4000: frontend 750 (18.75%), retiring 500 (12.5%), backend 1 - 0.1875 -
+	 * (750 + 4 x 250) / 4000 = 37.5%, bad speculation the rest, 31.25% */
+	double vals[] = { 1000, 100, 100, 750, 750, 250, 500 }, counts[16], v;
+	struct pmc_metric_env env = env_smt_off;
+	struct pmc_metrics *ms = NULL;
+	char err[512];
+	int fe, be, bs, ret;
+
+	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL, "TopdownL1", &env, &ms, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(pmc_metrics_nr_events(ms), 7);
+	fe = metric_index(ms, "tma_frontend_bound");
+	be = metric_index(ms, "tma_backend_bound");
+	bs = metric_index(ms, "tma_bad_speculation");
+	ret = metric_index(ms, "tma_retiring");
+	CU_ASSERT_FATAL(fe >= 0 && be >= 0 && bs >= 0 && ret >= 0);
+	CU_ASSERT_STRING_EQUAL(pmc_metrics_threshold_expr(ms, (unsigned int)be), "tma_backend_bound > 0.2");
+	fill(ms, names, vals, ARRAY_SIZE(names), counts);
+	CU_ASSERT_EQUAL(pmc_metrics_eval(ms, (unsigned int)be, counts, 1.0, &v), 0);
+	NEAR(v, 0.375);
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, (unsigned int)be, counts, 1.0), 1);
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, (unsigned int)fe, counts, 1.0), 1);
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, (unsigned int)bs, counts, 1.0), 1);
+	/* 12.5% retiring and tma_heavy_operations not counted: undecided */
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, (unsigned int)ret, counts, 1.0), -EDOM);
+	/* 75% retiring decides it alone; frontend 10% is within its 15% */
+	vals[6] = 3000;
+	vals[3] = 400;
+	fill(ms, names, vals, ARRAY_SIZE(names), counts);
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, (unsigned int)ret, counts, 1.0), 1);
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, (unsigned int)fe, counts, 1.0), 0);
+	/* an input not counted: undecided, not "within" */
+	counts[0] = NAN;
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, (unsigned int)fe, counts, 1.0), -EDOM);
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, 99, counts, 1.0), -ERANGE);
+	pmc_metrics_close(ms);
+
+	/* IPC has no threshold */
+	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL, "tma_info_thread_ipc", &env, &ms, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NULL(pmc_metrics_threshold_expr(ms, 0));
+	CU_ASSERT_EQUAL(pmc_metrics_threshold(ms, 0, counts, 1.0), -ENODATA);
+	pmc_metrics_close(ms);
+}
+
 /* Expressions of our own: the language's corners, perf's division by zero, cycles, errors. */
 static const struct pmc_metric_def defs[] = {
 	{ "dr", "d_ratio(INST_RETIRED.ANY, CPU_CLK_UNHALTED.THREAD)", "G1", "", "", 0 },
@@ -403,6 +483,7 @@ void register_metric_tests(void)
 		{ "skylake: IPC, level 1 and 2 by hand", test_skylake },
 		{ "sapphirerapids: IPC, level 1 and 2 by hand", test_sapphirerapids },
 		{ "the language, division by zero, cycles, errors", test_language },
+		{ "skylake: MetricThreshold from the set's counts", test_thresholds },
 		{ "list and the machine's literals", test_list },
 	};
 	UNIT_ADD_SUITE("metric", tests);

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "libpmc.h"
@@ -485,6 +487,99 @@ static void test_metrics(void)
 }
 
 /*
+ * The text of @fx written to a terminal (a pseudo-terminal's far end), with
+ * TERM and NO_COLOR as given (NULL: unset).
+ */
+static char *render_tty(const struct fixture *fx, const char *term, const char *no_color)
+{
+	char *old_term = getenv("TERM") ? strdup(getenv("TERM")) : NULL;
+	char *old_nc = getenv("NO_COLOR") ? strdup(getenv("NO_COLOR")) : NULL;
+	char *buf = calloc(1, 8192), *name;
+	int master, slave;
+	size_t len = 0;
+	ssize_t k;
+	FILE *f;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	CU_ASSERT_FATAL(master >= 0 && !grantpt(master) && !unlockpt(master));
+	name = ptsname(master);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(name);
+	slave = open(name, O_RDWR | O_NOCTTY);
+	CU_ASSERT_FATAL(slave >= 0);
+	{
+		struct termios t;
+
+		/* raw: no "\n" -> "\r\n" on the way */
+		CU_ASSERT_FATAL(!tcgetattr(slave, &t));
+		cfmakeraw(&t);
+		CU_ASSERT_FATAL(!tcsetattr(slave, TCSANOW, &t));
+	}
+	term ? setenv("TERM", term, 1) : unsetenv("TERM");
+	no_color ? setenv("NO_COLOR", no_color, 1) : unsetenv("NO_COLOR");
+	f = fdopen(slave, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	report_print(f, &fx->r, fx->rows, fx->n);
+	CU_ASSERT_FATAL(!fclose(f));
+	old_term ? setenv("TERM", old_term, 1) : unsetenv("TERM");
+	old_nc ? setenv("NO_COLOR", old_nc, 1) : unsetenv("NO_COLOR");
+	free(old_term);
+	free(old_nc);
+	while (len < 8191 && (k = read(master, buf + len, 8191 - len)) > 0)
+		len += (size_t)k;	/* EIO once the far end is closed and read */
+	close(master);
+	return buf;
+}
+
+/*
+ * MetricThreshold: JSON names it ("beyond", "within"; nothing when not
+ * decided); CSV and text in a file are as without; text on a terminal has
+ * the value in perf's red or green, the columns as wide; not with NO_COLOR
+ * or TERM=dumb.
+ */
+static void test_metric_thresholds(void)
+{
+	static const double v[] = { 3000, 2000, 1000 };
+	static const struct report_metric m[] = {
+		{ .row = 0, .name = "tma_info_thread_ipc", .unit = "", .value = 1.5 },
+		{ .row = 0, .name = "tma_retiring", .unit = "%", .scaled = true, .value = 37.5,
+		  .threshold = REPORT_THRESHOLD_BEYOND },
+		{ .row = 2, .name = "tma_frontend_bound", .unit = "%", .scaled = true, .value = 10.0,
+		  .threshold = REPORT_THRESHOLD_WITHIN },
+	};
+	struct fixture fx;
+	char *plain, *tty, *p;
+
+	fx_init(&fx, "branches,branch-misses,r01c2");
+	fx_rows(&fx, v, ARRAY_SIZE(v));
+	fx.r.metrics = m;
+	fx.r.nr_metrics = ARRAY_SIZE(m);
+	CHECK_ALL(&fx, "metrics-threshold");
+	fx.r.format = REPORT_TEXT;
+	tty = render_tty(&fx, "xterm", NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(tty, "\033[31m    37.5\033[m %  tma_retiring"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(tty, "\033[32m    10.0\033[m %  tma_frontend_bound"));
+	/* no colour for IPC (no threshold); without the escapes, the file's text */
+	CU_ASSERT_PTR_NOT_NULL(strstr(tty, "#     1.50 tma_info_thread_ipc"));
+	while ((p = strstr(tty, "\033[")))
+		memmove(p, strchr(p, 'm') + 1, strlen(strchr(p, 'm') + 1) + 1);
+	{
+		size_t len;
+
+		plain = render(&fx, &len);
+	}
+	CU_ASSERT_STRING_EQUAL(tty, plain);
+	free(tty);
+	tty = render_tty(&fx, "xterm", "1");
+	CU_ASSERT_STRING_EQUAL(tty, plain);
+	free(tty);
+	tty = render_tty(&fx, "dumb", NULL);
+	CU_ASSERT_STRING_EQUAL(tty, plain);
+	free(tty);
+	free(plain);
+}
+
+/*
  * Events by code keep the user's spelling; 0x00c0 and r003c are
  * instructions and cycles, so IPC shows.  A long cpu/.../ name overflows
  * the name column, and so does a 16-digit count its column.
@@ -778,6 +873,7 @@ void register_report_tests(void)
 		{ "multiplexed: (xx.xx%), <not counted>", test_multiplexed },
 		{ "no IPC beside a <not counted> instructions row", test_ipc_not_counted },
 		{ "-M metrics: the # column, lines of their own, n/a", test_metrics },
+		{ "-M: MetricThreshold in JSON, colour on a terminal only", test_metric_thresholds },
 		{ "events by code, long names, big counts", test_raw_names },
 		{ "--topdown: perf's metrics, metric-only CSV", test_topdown },
 		{ "stat --topdown -I -A: per CPU, per interval", test_topdown_interval_per_cpu },

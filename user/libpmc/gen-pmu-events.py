@@ -20,7 +20,8 @@ it in the output ("linux-source-6.12 6.12.117-1~deb12u1").  OUT.c gets:
                       Invert, AnyThread, MSRIndex/MSRValue)
   pmc_pe_metrics[]    each model's metrics: name, expression, groups, scale
                       unit, unit (PMU), brief description, MetricConstraint
-                      (whether perf counts the metric's events as a group)
+                      (whether perf counts the metric's events as a group),
+                      MetricThreshold (the expression perf colours it by)
 
 Only what this script reads from the files is in the tables; nothing is
 written by hand.  The output depends on the input and this script only
@@ -163,7 +164,8 @@ def main():
                     mets.append((jd['MetricName'], jd.get('MetricExpr', ''),
                                  jd.get('MetricGroup', ''), jd.get('ScaleUnit', ''),
                                  UNITS[jd.get('Unit')], jd.get('BriefDescription', ''),
-                                 CONSTRAINTS[jd.get('MetricConstraint')]))
+                                 CONSTRAINTS[jd.get('MetricConstraint')],
+                                 jd.get('MetricThreshold', '')))
                     continue
                 r = event_row(jd)
                 if r:
@@ -199,9 +201,10 @@ def main():
     body.append(f'const unsigned int pmc_pe_nr_events = {len(events)};')
     body.append('')
     body.append('const struct pmc_pe_metric pmc_pe_metrics[] = {')
-    for name, expr, groups, scale, unit, desc, constraint in metrics:
+    for name, expr, groups, scale, unit, desc, constraint, threshold in metrics:
         body.append(f'\t{{ {pool.add(name)}, {pool.add(expr)}, {pool.add(groups)}, '
-                    f'{pool.add(scale)}, {pool.add(desc)}, {unit}, {constraint} }},')
+                    f'{pool.add(scale)}, {pool.add(desc)}, {pool.add(threshold)}, {unit}, '
+                    f'{constraint} }},')
     body.append('};')
     body.append(f'const unsigned int pmc_pe_nr_metrics = {len(metrics)};')
     body.append('')

@@ -569,6 +569,22 @@ int pmc_metrics_grouping(const struct pmc_metrics *ms, unsigned int i);
  */
 int pmc_metrics_eval(struct pmc_metrics *ms, unsigned int i, const double *counts,
 		     double duration_s, double *value);
+/*
+ * Metric @i's MetricThreshold (the expression perf colours its value by),
+ * or NULL when the model's data gives none or it does not compile here.
+ */
+const char *pmc_metrics_threshold_expr(const struct pmc_metrics *ms, unsigned int i);
+/*
+ * Is metric @i beyond its MetricThreshold, from the same @counts and
+ * @duration_s as pmc_metrics_eval()?  1 beyond (perf colours it red), 0
+ * within (green).  A threshold adds no event to the set: a metric or event
+ * it names that the set does not count is not a number, so it decides only
+ * when the rest does ("a > 0.7 | b > 0.1" with a over 0.7).  -ENODATA: no
+ * threshold (pmc_metrics_threshold_expr() NULL); -EDOM: not decided by
+ * these counts; -ERANGE: no metric @i.
+ */
+int pmc_metrics_threshold(struct pmc_metrics *ms, unsigned int i, const double *counts,
+			  double duration_s);
 
 /* Return non-zero to stop pmc_metric_list(); the pointers stay valid (static data). */
 typedef int (*pmc_metric_fn)(const struct pmc_metric_info *mi, void *arg);

@@ -16,6 +16,7 @@ struct pmc_metric_def {
 	const char *name, *expr, *groups, *scale_unit, *desc;
 	unsigned int unit;	/* enum pmc_pe_unit */
 	unsigned int grouping;	/* enum pmc_metric_grouping */
+	const char *threshold;	/* MetricThreshold; NULL or "" when none */
 };
 
 /*

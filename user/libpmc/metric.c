@@ -139,6 +139,7 @@ struct mexpr {
 	char **spell;		/* R_EVENT: perf's spelling of the event */
 	char *refused;		/* why not, of it or of a metric it references */
 	bool dur;		/* it or a reference needs duration_time */
+	signed char counted;	/* thresholds: -1 an event it needs is not in the set, 1 all are */
 	bool evals, evalfail;	/* evaluation: cached value for this round */
 	double val;
 };
@@ -497,6 +498,7 @@ struct pmc_metrics {
 	struct pmc_metric_env env;
 	char cpuid[64];
 	struct mexpr **ex;		/* per definition, compiled on demand */
+	struct mexpr **thr;		/* per definition: its MetricThreshold, for the roots */
 	struct root *roots;
 	unsigned int nroots;
 	char **events;
@@ -849,11 +851,15 @@ static void set_refused(struct mexpr *e, const char *why, const char *in)
  * metrics, compiled in turn.  A metric met again while it is being compiled
  * is a cycle (perf's "recursion detected").
  */
-static int compile(struct pmc_metrics *ms, int d, char *err, size_t errlen)
+static int compile(struct pmc_metrics *ms, int d, char *err, size_t errlen);
+
+/* compile() of @text, definition @d's expression or threshold, into *@slot. */
+static int compile_text(struct pmc_metrics *ms, int d, const char *text, struct mexpr **slot,
+			char *err, size_t errlen)
 {
 	const struct pmc_metric_def *def = &ms->defs[d];
 	struct cctx c = { .ms = ms, .unit = def->unit };
-	struct mexpr *e = ms->ex[d];
+	struct mexpr *e = *slot;
 	struct cval r;
 	char why[256];
 	int i, ret;
@@ -863,10 +869,10 @@ static int compile(struct pmc_metrics *ms, int d, char *err, size_t errlen)
 	if (e)
 		return pmc_error(-ELOOP, err, errlen, "metric %s references itself (through other metrics)",
 				 def->name);
-	ret = mexpr_parse(def->name, def->expr, &e, err, errlen);
+	ret = mexpr_parse(def->name, text, &e, err, errlen);
 	if (ret)
 		return ret;
-	ms->ex[d] = e;
+	*slot = e;
 	e->state = 1;
 	e->res = calloc((size_t)e->ns + 1, 1);
 	e->idx = calloc((size_t)e->ns + 1, sizeof(int));
@@ -919,6 +925,83 @@ static int compile(struct pmc_metrics *ms, int d, char *err, size_t errlen)
 	}
 	free(r.ids);
 	e->state = 2;
+	return 0;
+}
+
+static int compile(struct pmc_metrics *ms, int d, char *err, size_t errlen)
+{
+	return compile_text(ms, d, ms->defs[d].expr, &ms->ex[d], err, errlen);
+}
+
+/*
+ * Thresholds add no event to the set (an event more can make the others
+ * take turns on the counters): does the set count every event @e needs,
+ * itself and through the metrics it references?  Their indexes are set on
+ * the way; e->counted remembers the answer.
+ */
+static bool counted(struct pmc_metrics *ms, struct mexpr *e)
+{
+	unsigned int k;
+	int i;
+
+	if (e->counted)
+		return e->counted > 0;
+	e->counted = -1;	/* no cycle reaches here: compile() refuses them */
+	if (e->refused)
+		return false;
+	for (i = 0; i < e->ns; i++) {
+		if (e->res[i] == R_EVENT) {
+			for (k = 0; k < ms->nevents && strcmp(ms->events[k], e->spell[i]); k++)
+				;
+			if (k == ms->nevents)
+				return false;
+			e->idx[i] = (int)k;
+		} else if (e->res[i] == R_REF && !counted(ms, ms->ex[e->idx[i]])) {
+			return false;
+		}
+	}
+	e->counted = 1;
+	return true;
+}
+
+/*
+ * Root @d's MetricThreshold, compiled over what the set counts: a name it
+ * needs beyond that is not a number when evaluated (as a name perf cannot
+ * resolve), so "a > 0.7 | b > 0.1" still decides when a alone does; so is
+ * one refused here.  A threshold that does not compile is left out (none).
+ */
+static int compile_threshold(struct pmc_metrics *ms, int d)
+{
+	const char *text = ms->defs[d].threshold;
+	struct mexpr *e;
+	char err[256];
+	unsigned int k;
+	int i, ret;
+
+	if (!text || !*text || ms->thr[d])
+		return 0;
+	ret = compile_text(ms, d, text, &ms->thr[d], err, sizeof(err));
+	if (ret == -ENOMEM)
+		return ret;
+	e = ms->thr[d];
+	if (ret) {
+		mexpr_free(e);
+		ms->thr[d] = NULL;
+		return 0;
+	}
+	/* a refused metric or event it names is not a number, as one not counted */
+	for (i = 0; i < e->ns; i++) {
+		if (e->res[i] == R_EVENT) {
+			for (k = 0; k < ms->nevents && strcmp(ms->events[k], e->spell[i]); k++)
+				;
+			if (k == ms->nevents)
+				e->res[i] = R_NONE;
+			else
+				e->idx[i] = (int)k;
+		} else if (e->res[i] == R_REF) {
+			counted(ms, ms->ex[e->idx[i]]);
+		}
+	}
 	return 0;
 }
 
@@ -991,6 +1074,9 @@ void pmc_metrics_close(struct pmc_metrics *ms)
 		return;
 	for (i = 0; ms->ex && i < ms->ndefs; i++)
 		mexpr_free(ms->ex[i]);
+	for (i = 0; ms->thr && i < ms->ndefs; i++)
+		mexpr_free(ms->thr[i]);
+	free(ms->thr);
 	for (i = 0; i < ms->nevents; i++)
 		free(ms->events[i]);
 	free(ms->events);
@@ -1019,8 +1105,9 @@ int pmc_metrics_open_defs(const struct pmc_pe_model *m, const struct pmc_metric_
 	if (env->cpuid)
 		snprintf(ms->cpuid, sizeof(ms->cpuid), "%s", env->cpuid);
 	ms->ex = calloc(n ? n : 1, sizeof(*ms->ex));
+	ms->thr = calloc(n ? n : 1, sizeof(*ms->thr));
 	seen = calloc(n ? n : 1, 1);
-	if (!ms->ex || !seen) {
+	if (!ms->ex || !ms->thr || !seen) {
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -1062,6 +1149,14 @@ int pmc_metrics_open_defs(const struct pmc_pe_model *m, const struct pmc_metric_
 				goto fail;
 		}
 	}
+	/* after every root's events: a threshold reads only those */
+	for (i = 0; i < ms->nroots; i++) {
+		if (!ms->ex[ms->roots[i].def]->refused) {
+			ret = compile_threshold(ms, ms->roots[i].def);
+			if (ret)
+				goto fail;
+		}
+	}
 	free(seen);
 	*out = ms;
 	return 0;
@@ -1078,6 +1173,7 @@ static void pe_def(const struct pmc_pe_metric *pm, struct pmc_metric_def *d)
 	d->groups = pmc_pe_str(pm->groups);
 	d->scale_unit = pmc_pe_str(pm->scale_unit);
 	d->desc = pmc_pe_str(pm->desc);
+	d->threshold = pmc_pe_str(pm->threshold);
 	d->unit = pm->unit;
 	d->grouping = pm->grouping;
 }
@@ -1250,7 +1346,10 @@ static double eval_node(struct pmc_metrics *ms, const struct mexpr *e, int ni)
 		case R_TOOL:
 			return nd->kind == N_SRC ? 1.0 : ms->duration;
 		case R_REF:
-			return nd->kind == N_SRC ? NAN : eval_def(ms, e->idx[nd->s]);
+			/* a threshold's metric whose events the set does not count: unknown */
+			if (nd->kind == N_SRC || ms->ex[e->idx[nd->s]]->counted < 0)
+				return NAN;
+			return eval_def(ms, e->idx[nd->s]);
 		default:
 			return NAN;
 		}
@@ -1331,17 +1430,11 @@ static double eval_def(struct pmc_metrics *ms, int d)
 	return e->val;
 }
 
-int pmc_metrics_eval(struct pmc_metrics *ms, unsigned int i, const double *counts,
-		     double duration_s, double *value)
+/* A new round of evaluation over @counts: no metric's value is cached. */
+static void eval_round(struct pmc_metrics *ms, const double *counts, double duration_s)
 {
 	unsigned int d;
-	struct mexpr *e;
 
-	if (i >= ms->nroots)
-		return -ERANGE;
-	e = ms->ex[ms->roots[i].def];
-	if (e->refused)
-		return -EOPNOTSUPP;
 	for (d = 0; d < ms->ndefs; d++) {
 		if (ms->ex[d])
 			ms->ex[d]->evals = false;
@@ -1349,8 +1442,46 @@ int pmc_metrics_eval(struct pmc_metrics *ms, unsigned int i, const double *count
 	ms->counts = counts;
 	ms->duration = duration_s;
 	ms->evalret = 0;
+}
+
+int pmc_metrics_eval(struct pmc_metrics *ms, unsigned int i, const double *counts,
+		     double duration_s, double *value)
+{
+	struct mexpr *e;
+
+	if (i >= ms->nroots)
+		return -ERANGE;
+	e = ms->ex[ms->roots[i].def];
+	if (e->refused)
+		return -EOPNOTSUPP;
+	eval_round(ms, counts, duration_s);
 	*value = eval_def(ms, ms->roots[i].def);
 	return ms->evalret;
+}
+
+const char *pmc_metrics_threshold_expr(const struct pmc_metrics *ms, unsigned int i)
+{
+	if (i >= ms->nroots || !ms->thr[ms->roots[i].def])
+		return NULL;
+	return ms->defs[ms->roots[i].def].threshold;
+}
+
+int pmc_metrics_threshold(struct pmc_metrics *ms, unsigned int i, const double *counts,
+			  double duration_s)
+{
+	const struct mexpr *t;
+	double v;
+
+	if (i >= ms->nroots)
+		return -ERANGE;
+	t = ms->thr[ms->roots[i].def];
+	if (!t)
+		return -ENODATA;
+	eval_round(ms, counts, duration_s);
+	v = eval_node(ms, t, t->root);
+	if (ms->evalret || isnan(v))
+		return -EDOM;
+	return !zero(v);
 }
 
 int pmc_metric_list(const char *cpuid, pmc_metric_fn fn, void *arg)

@@ -43,6 +43,7 @@ struct pmc_pe_event {
 
 struct pmc_pe_metric {
 	uint32_t name, expr, groups, scale_unit, desc;
+	uint32_t threshold;	/* MetricThreshold: "" when none */
 	uint8_t unit;		/* enum pmc_pe_unit */
 	uint8_t grouping;	/* enum pmc_metric_grouping: its MetricConstraint */
 };

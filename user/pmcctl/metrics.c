@@ -360,7 +360,8 @@ int count_metrics_setup_pmu(struct count_metrics *cm, struct count_opts *co, con
 	cm->nev = pmc_metrics_nr_events(cm->ms);
 	cm->map = malloc(((size_t)cm->nr * cm->nev + 1) * sizeof(*cm->map));
 	gmap = malloc(((size_t)cm->nr * cm->nev + 1) * sizeof(*gmap));
-	cm->counts = malloc((cm->nev + 1) * sizeof(*cm->counts));
+	/* one metric's inputs, then its threshold's (threshold()) */
+	cm->counts = malloc((2 * (size_t)cm->nev + 1) * sizeof(*cm->counts));
 	uses = calloc((size_t)cm->nr * cm->nev + 1, 1);
 	order = calloc(cm->nr, sizeof(*order));
 	if (!cm->map || !gmap || !cm->counts || !uses || !order) {
@@ -436,6 +437,28 @@ static void why_no_value(const struct count_metrics *cm, unsigned int m, const d
 			 "its formula divides by zero");
 }
 
+/*
+ * Metric k's MetricThreshold (pmc_metrics_threshold()): its own events'
+ * counts (cm->counts, as for its value), and for an event of another metric
+ * it names, that event's count in the first metric's group that has it.
+ */
+static int threshold(struct count_metrics *cm, unsigned int k, const struct report_row *rows,
+		     unsigned int n, double duration_s)
+{
+	double *t = cm->counts + cm->nev;
+	unsigned int i, j, r;
+
+	for (i = 0; i < cm->nev; i++) {
+		t[i] = cm->counts[i];
+		for (j = 0; isnan(t[i]) && j < cm->nr; j++) {
+			r = ROW(cm->map, cm, j)[i];
+			if (r < n && !rows[r].not_counted)
+				t[i] = rows[r].value;
+		}
+	}
+	return pmc_metrics_threshold(cm->ms, cm->idx[k], t, duration_s);
+}
+
 bool count_metrics_eval(struct count_metrics *cm, const struct report_row *rows, unsigned int n,
 			double duration_s, struct report *r, const char *cmd)
 {
@@ -446,7 +469,7 @@ bool count_metrics_eval(struct count_metrics *cm, const struct report_row *rows,
 	char muxed[512] = "", why[512];
 	size_t mo = 0;
 	bool any = false, mux;
-	int ret;
+	int ret, thr;
 
 	for (k = 0; k < cm->nr; k++) {
 		unsigned int m = cm->idx[k];
@@ -472,6 +495,7 @@ bool count_metrics_eval(struct count_metrics *cm, const struct report_row *rows,
 		ret = pmc_metrics_eval(cm->ms, m, counts, duration_s, &v);
 		if (ret)
 			v = NAN;
+		thr = ret ? -EDOM : threshold(cm, k, rows, n, duration_s);
 		if ((isnan(v) || isinf(v)) && !cm->noted[k]) {
 			why_no_value(cm, m, counts, ret, why, sizeof(why));
 			fprintf(stderr, "pmcctl %s: note: metric '%s' has no value (n/a): %s\n", cmd, mi.name, why);
@@ -483,6 +507,8 @@ bool count_metrics_eval(struct count_metrics *cm, const struct report_row *rows,
 			.unit = mi.unit,
 			.scaled = (mi.unit && *mi.unit) || mi.scale != 1.0,
 			.value = v * mi.scale,
+			.threshold = thr == 1 ? REPORT_THRESHOLD_BEYOND :
+				     thr == 0 ? REPORT_THRESHOLD_WITHIN : REPORT_THRESHOLD_NONE,
 		};
 		if (mux) {
 			any = true;

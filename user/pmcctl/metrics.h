@@ -15,7 +15,7 @@ struct count_metrics {
 	unsigned int idx[PMCDRV_MAX_EVENTS];	/* the set's metric numbers, nr of them */
 	unsigned int nev;			/* the set's events */
 	unsigned int *map;			/* nr x nev: metric k's event i in the list, or UINT_MAX */
-	double *counts;				/* nev: one metric's inputs, while evaluating */
+	double *counts;				/* 2 x nev: one metric's inputs, its threshold's */
 	bool grouped;				/* they did not fit together: placed in perf's groups */
 	struct report_metric out[PMCDRV_MAX_EVENTS];
 	bool warned;				/* the multiplexing note was given */

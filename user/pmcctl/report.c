@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
 #include "report.h"
@@ -95,6 +96,11 @@ static double row_pct(const struct report_row *row)
 }
 
 /* A metric's unit column as perf's generic_metric(): "UNIT  NAME" with a ScaleUnit, else NAME. */
+/* perf's PERF_COLOR_RED, PERF_COLOR_GREEN and PERF_COLOR_RESET (tools/perf/util/color.h). */
+#define COLOR_RED	"\033[31m"
+#define COLOR_GREEN	"\033[32m"
+#define COLOR_RESET	"\033[m"
+
 static const char *metric_unit(const struct report_metric *m, char *buf, size_t len)
 {
 	if (!m->scaled)
@@ -112,7 +118,7 @@ static const struct report_metric *row_metric(const struct report *r, unsigned i
 	return NULL;
 }
 
-/* JSON: a metric's fields; no value (NAN) is null. */
+/* JSON: a metric's fields; no value (NAN) is null; its threshold when decided. */
 static void json_metric(FILE *f, const struct report_metric *m)
 {
 	char ub[160];
@@ -123,6 +129,20 @@ static void json_metric(FILE *f, const struct report_metric *m)
 		fprintf(f, "\"metric-value\": %.6f", m->value);
 	fputs(", \"metric-unit\": ", f);
 	json_string(f, metric_unit(m, ub, sizeof(ub)));
+	if (m->threshold != REPORT_THRESHOLD_NONE && !isnan(m->value) && !isinf(m->value))
+		fprintf(f, ", \"metric-threshold\": \"%s\"",
+			m->threshold == REPORT_THRESHOLD_BEYOND ? "beyond" : "within");
+}
+
+/*
+ * Colour in text as perf's color.ui=auto: only on a terminal (not "dumb"),
+ * and not with NO_COLOR set (no-color.org).
+ */
+static bool want_color(FILE *f)
+{
+	const char *term = getenv("TERM");
+
+	return !getenv("NO_COLOR") && term && strcmp(term, "dumb") && isatty(fileno(f));
 }
 
 /* CSV: SEP value SEP unit; no value is an empty field, as perf's print_metric_csv(). */
@@ -257,23 +277,35 @@ static void tl_metric(struct text_line *l, const char *value, const char *unit)
 	tl_printf(l, " # %s %-*s", value, METRIC_LEN - n - 1, unit);
 }
 
-/* A metric's value and unit in the text column, as perf: "%8.1f" with a ScaleUnit, else "%8.2f". */
-static void tl_report_metric(struct text_line *l, const struct report_metric *m)
+/*
+ * A metric's value and unit in the text column, as perf: "%8.1f" with a
+ * ScaleUnit, else "%8.2f"; with @color and a decided threshold the value in
+ * perf's red (beyond) or green (within), the column as wide as without.
+ */
+static void tl_report_metric(struct text_line *l, const struct report_metric *m, bool color)
 {
 	char val[64], ub[160];
+	const char *unit = metric_unit(m, ub, sizeof(ub));
+	int n;
 
 	if (isnan(m->value) || isinf(m->value))
 		snprintf(val, sizeof(val), "%8s", "n/a");
 	else
 		snprintf(val, sizeof(val), m->scaled ? "%8.1f" : "%8.2f", m->value);
-	tl_metric(l, val, metric_unit(m, ub, sizeof(ub)));
+	if (!color || m->threshold == REPORT_THRESHOLD_NONE || isnan(m->value) || isinf(m->value)) {
+		tl_metric(l, val, unit);
+		return;
+	}
+	n = (int)strlen(" # ") + (int)strlen(val);
+	tl_printf(l, " # %s%s%s %-*s", m->threshold == REPORT_THRESHOLD_BEYOND ? COLOR_RED : COLOR_GREEN,
+		  val, COLOR_RESET, METRIC_LEN - n - 1, unit);
 }
 
 /* The count, unit and event columns blank, the metric in the # column. */
-static void tl_metric_alone(struct text_line *l, const struct report_metric *m)
+static void tl_metric_alone(struct text_line *l, const struct report_metric *m, bool color)
 {
 	tl_printf(l, "%*s", COUNTS_LEN + 1 + UNIT_LEN + 1 + EVNAME_LEN, "");
-	tl_report_metric(l, m);
+	tl_report_metric(l, m, color);
 }
 
 static void print_text(FILE *f, const struct report *r, const struct report_row *row, double v,
@@ -303,7 +335,7 @@ static void print_text(FILE *f, const struct report *r, const struct report_row 
 		snprintf(val, sizeof(val), "%8.3f", row->value / 1e9 / r->elapsed);
 		tl_metric(&l, val, "CPUs utilized");
 	} else if (m) {
-		tl_report_metric(&l, m);
+		tl_report_metric(&l, m, want_color(f));
 	} else {
 		tl_metric(&l, NULL, NULL);
 	}
@@ -366,7 +398,7 @@ static void print_metric_line(FILE *f, const struct report *r, const struct repo
 		tl_printf(&l, "%*.9f ", INTERVAL_LEN, r->interval);
 	if (row->cpu)
 		tl_printf(&l, "%-*s ", CPU_LEN, "");
-	tl_metric_alone(&l, m);
+	tl_metric_alone(&l, m, want_color(f));
 	tl_put(f, &l);
 }
 
@@ -379,7 +411,7 @@ void report_metric(FILE *f, const struct report *r, const struct report_metric *
 	} else if (r->format == REPORT_CSV) {
 		csv_metric(f, r->sep, m);
 	} else {
-		tl_metric_alone(&l, m);
+		tl_metric_alone(&l, m, want_color(f));
 		tl_put(f, &l);
 	}
 }

@@ -53,12 +53,25 @@ struct report_row {
  * it beside its group's leader: further metrics of one row get lines of
  * their own.
  */
+enum report_threshold {
+	REPORT_THRESHOLD_NONE,		/* none in the data, or not decided by the counts */
+	REPORT_THRESHOLD_WITHIN,
+	REPORT_THRESHOLD_BEYOND,
+};
+
 struct report_metric {
 	unsigned int row;
 	const char *name;
 	const char *unit;	/* ScaleUnit's unit ("%", "per_instr"); "" or NULL: none */
 	bool scaled;		/* a ScaleUnit: "%8.1f UNIT  NAME" (else "%8.2f NAME") */
 	double value;		/* ScaleUnit applied; NAN: no value (not counted, 0/0) */
+	/*
+	 * Its MetricThreshold.  Text on a terminal colours the value as perf
+	 * does (red beyond, green within; not with NO_COLOR set); JSON says
+	 * "metric-threshold": "beyond" or "within"; CSV has no field for it
+	 * (perf's layout).
+	 */
+	enum report_threshold threshold;
 };
 
 struct report {
