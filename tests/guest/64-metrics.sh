@@ -176,6 +176,9 @@ if [ "${PMCDRV_METRIC_WALK:-1}" = 0 ]; then
 fi
 pmcctl list --json --metrics >/tmp/all-metrics.json
 total=$(jq '.metrics | length' /tmp/all-metrics.json)
+expect_eq "list --json --metrics: a metric's MetricThreshold (tma_backend_bound)" \
+	"$(jq -r '.metrics[] | select(.name == "tma_backend_bound") | .threshold' /tmp/all-metrics.json)" \
+	"tma_backend_bound > 0.2"
 jq -r '.metrics[] | select(.refused) | "\(.name)\t\(.refused)"' /tmp/all-metrics.json >/tmp/refused
 nref=$(wc -l </tmp/refused)
 check "all metrics: each refused one names its reason (an event, a PMU, TSC, CPUID)" \

@@ -321,9 +321,10 @@ static void note_groups(struct list_ctx *c, const char *groups)
 /*
  * Why run -M cannot compute metric @mi here (into @buf), as count_metrics_setup()
  * refuses it, or NULL: the metric compiled alone for this model and PMU.
+ * *@threshold: its MetricThreshold, or NULL (the model's static strings).
  */
 static const char *metric_refusal(struct list_ctx *c, const struct pmc_metric_info *mi, char *buf,
-				  size_t len)
+				  size_t len, const char **threshold)
 {
 	struct pmc_metrics *ms = NULL;
 	struct pmc_metric_info one;
@@ -331,6 +332,7 @@ static const char *metric_refusal(struct list_ctx *c, const struct pmc_metric_in
 	char err[256] = "";
 	unsigned int i;
 
+	*threshold = NULL;
 	if (pmc_metrics_open(NULL, mi->name, &c->env, &ms, err, sizeof(err))) {
 		snprintf(buf, len, "it does not compile: %s", err);
 		return buf;
@@ -338,6 +340,7 @@ static const char *metric_refusal(struct list_ctx *c, const struct pmc_metric_in
 	for (i = 0; i < pmc_metrics_nr(ms); i++) {
 		if (pmc_metrics_info(ms, i, &one) || strcmp(one.name, mi->name))
 			continue;
+		*threshold = pmc_metrics_threshold_expr(ms, i);
 		why = metric_refused(ms, i, c->have_info ? &c->info : NULL, buf, len);
 		if (why && why != buf) {
 			/* libpmc's text lives with @ms */
@@ -353,14 +356,14 @@ static const char *metric_refusal(struct list_ctx *c, const struct pmc_metric_in
 static int show_metric(const struct pmc_metric_info *mi, void *arg)
 {
 	struct list_ctx *c = arg;
-	const char *refused;
+	const char *refused, *threshold;
 	char why[512];
 
 	if (!has_word(mi->name, c->word) && !has_word(mi->groups, c->word) &&
 	    !has_word(mi->desc, c->word))
 		return 0;
 	note_groups(c, mi->groups);
-	refused = metric_refusal(c, mi, why, sizeof(why));
+	refused = metric_refusal(c, mi, why, sizeof(why), &threshold);
 	if (c->json) {
 		printf("%s\n  {\"name\":", c->shown++ ? "," : "");
 		json_string(stdout, mi->name);
@@ -374,6 +377,11 @@ static int show_metric(const struct pmc_metric_info *mi, void *arg)
 		json_string(stdout, mi->desc);
 		printf(",\"expr\":");
 		json_string(stdout, mi->expr);
+		printf(",\"threshold\":");
+		if (threshold)
+			json_string(stdout, threshold);
+		else
+			fputs("null", stdout);
 		printf(",\"refused\":");
 		if (refused)
 			json_string(stdout, refused);
@@ -395,6 +403,8 @@ static int show_metric(const struct pmc_metric_info *mi, void *arg)
 	if (*mi->unit)
 		printf("  (x %g, in %s)", mi->scale, mi->unit);
 	putchar('\n');
+	if (threshold)
+		printf("      beyond its threshold when %s\n", threshold);
 	if (refused)
 		printf("      cannot be computed here: %s\n", refused);
 	return 0;
