@@ -933,6 +933,18 @@ static int compile(struct pmc_metrics *ms, int d, char *err, size_t errlen)
 	return compile_text(ms, d, ms->defs[d].expr, &ms->ex[d], err, errlen);
 }
 
+/* The set's event of perf's spelling @spell: its index, or -1. */
+static int find_event(const struct pmc_metrics *ms, const char *spell)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms->nevents; i++) {
+		if (!strcmp(ms->events[i], spell))
+			return (int)i;
+	}
+	return -1;
+}
+
 /*
  * Thresholds add no event to the set (an event more can make the others
  * take turns on the counters): does the set count every event @e needs,
@@ -941,8 +953,7 @@ static int compile(struct pmc_metrics *ms, int d, char *err, size_t errlen)
  */
 static bool counted(struct pmc_metrics *ms, struct mexpr *e)
 {
-	unsigned int k;
-	int i;
+	int i, k;
 
 	if (e->counted)
 		return e->counted > 0;
@@ -951,11 +962,10 @@ static bool counted(struct pmc_metrics *ms, struct mexpr *e)
 		return false;
 	for (i = 0; i < e->ns; i++) {
 		if (e->res[i] == R_EVENT) {
-			for (k = 0; k < ms->nevents && strcmp(ms->events[k], e->spell[i]); k++)
-				;
-			if (k == ms->nevents)
+			k = find_event(ms, e->spell[i]);
+			if (k < 0)
 				return false;
-			e->idx[i] = (int)k;
+			e->idx[i] = k;
 		} else if (e->res[i] == R_REF && !counted(ms, ms->ex[e->idx[i]])) {
 			return false;
 		}
@@ -975,8 +985,7 @@ static int compile_threshold(struct pmc_metrics *ms, int d)
 	const char *text = ms->defs[d].threshold;
 	struct mexpr *e;
 	char err[256];
-	unsigned int k;
-	int i, ret;
+	int i, k, ret;
 
 	if (!text || !*text || ms->thr[d])
 		return 0;
@@ -992,12 +1001,11 @@ static int compile_threshold(struct pmc_metrics *ms, int d)
 	/* a refused metric or event it names is not a number, as one not counted */
 	for (i = 0; i < e->ns; i++) {
 		if (e->res[i] == R_EVENT) {
-			for (k = 0; k < ms->nevents && strcmp(ms->events[k], e->spell[i]); k++)
-				;
-			if (k == ms->nevents)
+			k = find_event(ms, e->spell[i]);
+			if (k < 0)
 				e->res[i] = R_NONE;
 			else
-				e->idx[i] = (int)k;
+				e->idx[i] = k;
 		} else if (e->res[i] == R_REF) {
 			counted(ms, ms->ex[e->idx[i]]);
 		}
@@ -1007,13 +1015,11 @@ static int compile_threshold(struct pmc_metrics *ms, int d)
 
 static int add_event(struct pmc_metrics *ms, const char *spell)
 {
-	unsigned int i;
+	int i = find_event(ms, spell);
 	char **ev;
 
-	for (i = 0; i < ms->nevents; i++) {
-		if (!strcmp(ms->events[i], spell))
-			return (int)i;
-	}
+	if (i >= 0)
+		return i;
 	ev = realloc(ms->events, (ms->nevents + 1) * sizeof(*ev));
 	if (!ev)
 		return -ENOMEM;

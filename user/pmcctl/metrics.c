@@ -448,6 +448,8 @@ static int threshold(struct count_metrics *cm, unsigned int k, const struct repo
 	double *t = cm->counts + cm->nev;
 	unsigned int i, j, r;
 
+	if (!pmc_metrics_threshold_expr(cm->ms, cm->idx[k]))
+		return -ENODATA;	/* none: no counts to gather */
 	for (i = 0; i < cm->nev; i++) {
 		t[i] = cm->counts[i];
 		for (j = 0; isnan(t[i]) && j < cm->nr; j++) {

@@ -95,12 +95,12 @@ static double row_pct(const struct report_row *row)
 	return row->mux ? row->running_pct : 100;
 }
 
-/* A metric's unit column as perf's generic_metric(): "UNIT  NAME" with a ScaleUnit, else NAME. */
 /* perf's PERF_COLOR_RED, PERF_COLOR_GREEN and PERF_COLOR_RESET (tools/perf/util/color.h). */
 #define COLOR_RED	"\033[31m"
 #define COLOR_GREEN	"\033[32m"
 #define COLOR_RESET	"\033[m"
 
+/* A metric's unit column as perf's generic_metric(): "UNIT  NAME" with a ScaleUnit, else NAME. */
 static const char *metric_unit(const struct report_metric *m, char *buf, size_t len)
 {
 	if (!m->scaled)
@@ -263,9 +263,11 @@ static void tl_put(FILE *f, struct text_line *l)
 /*
  * The metric column as perf's print_metric_std(): " # ", the value, a blank
  * and the unit padded so that the column is METRIC_LEN wide; blank when
- * there is no metric (@unit NULL).
+ * there is no metric (@unit NULL).  @color (NULL: none) colours the value;
+ * the padding counts what shows, not the escapes.
  */
-static void tl_metric(struct text_line *l, const char *value, const char *unit)
+static void tl_metric_color(struct text_line *l, const char *value, const char *unit,
+			    const char *color)
 {
 	int n;
 
@@ -274,7 +276,13 @@ static void tl_metric(struct text_line *l, const char *value, const char *unit)
 		return;
 	}
 	n = (int)strlen(" # ") + (int)strlen(value);
-	tl_printf(l, " # %s %-*s", value, METRIC_LEN - n - 1, unit);
+	tl_printf(l, " # %s%s%s %-*s", color ? color : "", value, color ? COLOR_RESET : "",
+		  METRIC_LEN - n - 1, unit);
+}
+
+static void tl_metric(struct text_line *l, const char *value, const char *unit)
+{
+	tl_metric_color(l, value, unit, NULL);
 }
 
 /*
@@ -285,20 +293,15 @@ static void tl_metric(struct text_line *l, const char *value, const char *unit)
 static void tl_report_metric(struct text_line *l, const struct report_metric *m, bool color)
 {
 	char val[64], ub[160];
-	const char *unit = metric_unit(m, ub, sizeof(ub));
-	int n;
+	const char *c = NULL;
 
 	if (isnan(m->value) || isinf(m->value))
 		snprintf(val, sizeof(val), "%8s", "n/a");
 	else
 		snprintf(val, sizeof(val), m->scaled ? "%8.1f" : "%8.2f", m->value);
-	if (!color || m->threshold == REPORT_THRESHOLD_NONE || isnan(m->value) || isinf(m->value)) {
-		tl_metric(l, val, unit);
-		return;
-	}
-	n = (int)strlen(" # ") + (int)strlen(val);
-	tl_printf(l, " # %s%s%s %-*s", m->threshold == REPORT_THRESHOLD_BEYOND ? COLOR_RED : COLOR_GREEN,
-		  val, COLOR_RESET, METRIC_LEN - n - 1, unit);
+	if (color && !isnan(m->value) && !isinf(m->value) && m->threshold != REPORT_THRESHOLD_NONE)
+		c = m->threshold == REPORT_THRESHOLD_BEYOND ? COLOR_RED : COLOR_GREEN;
+	tl_metric_color(l, val, metric_unit(m, ub, sizeof(ub)), c);
 }
 
 /* The count, unit and event columns blank, the metric in the # column. */
