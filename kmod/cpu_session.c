@@ -123,6 +123,8 @@ static int pmcd_cpu_online(unsigned int cpu)
 	unsigned long flags;
 
 	local_irq_save(flags);
+	/* Its core type before anything counts here: READ's split (hw.c). */
+	this_cpu_ptr(&pmcd_cpus)->type = pmcd_hw_core_type_index();
 	this_cpu_ptr(&pmcd_cpus)->offline = false;
 	/* Whatever ran here while the CPU was away may have left anything. */
 	pmcd_hw_cpu_back("online");

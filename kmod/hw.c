@@ -83,6 +83,42 @@ static void pmcd_hw_probe_extra(struct pmcd_hw_caps *caps)
 	caps->extra = m;
 }
 
+/*
+ * The core types of a hybrid part, in the order their CPUs came online:
+ * READ's split of the counts (pmcdrv_read_types).  Appended to by the
+ * CPU hotplug callbacks, which the hotplug lock serialises; read locklessly
+ * (an entry is written before the count that covers it is published).
+ */
+static bool pmcd_hw_hybrid;
+static u32 pmcd_core_types[PMCDRV_MAX_CORE_TYPES];
+static unsigned int pmcd_nr_core_types;
+
+int pmcd_hw_core_type_index(void)
+{
+	struct pmc_cpuid_regs l1a;
+	unsigned int i, nr = pmcd_nr_core_types;
+
+	if (!pmcd_hw_hybrid)
+		return -1;
+	pmcd_cpuid(PMC_CPUID_LEAF_HYBRID, &l1a);
+	for (i = 0; i < nr; i++)
+		if (pmcd_core_types[i] == l1a.eax)
+			return i;
+	if (nr == PMCDRV_MAX_CORE_TYPES)
+		return -1;
+	pmcd_core_types[nr] = l1a.eax;
+	/* Pairs with pmcd_hw_core_types(): the entry is seen before its count. */
+	smp_store_release(&pmcd_nr_core_types, nr + 1);
+	return nr;
+}
+
+unsigned int pmcd_hw_core_types(const u32 **ids)
+{
+	*ids = pmcd_core_types;
+	/* Pairs with pmcd_hw_core_type_index(): the entries it covers are written. */
+	return smp_load_acquire(&pmcd_nr_core_types);
+}
+
 void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 {
 	struct pmc_cpuid_regs l0, l1, l0a = { 0 };
@@ -97,6 +133,7 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 	pmc_hybrid_common(&caps->cpu, boot_cpu_has(X86_FEATURE_HYBRID_CPU));
 	if (caps->cpu.pm.hybrid)
 		caps->flags |= PMCDRV_INFO_HYBRID;
+	pmcd_hw_hybrid = caps->cpu.pm.hybrid;
 	if (caps->cpu.hypervisor)
 		caps->flags |= PMCDRV_INFO_HYPERVISOR;
 	if (caps->cpu.pdcm &&

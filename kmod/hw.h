@@ -23,6 +23,14 @@ struct pmcd_hw_caps {
 
 /* Read CPUID (and IA32_PERF_CAPABILITIES when PDCM) of the boot CPU. */
 void pmcd_hw_probe(struct pmcd_hw_caps *caps);
+/*
+ * On a hybrid part, this CPU's core type as an index into
+ * pmcd_hw_core_types(), added if new; -1 elsewhere (and for a core type
+ * beyond PMCDRV_MAX_CORE_TYPES).  Runs on the CPU, from its hotplug callback.
+ */
+int pmcd_hw_core_type_index(void);
+/* The core types seen so far (CPUID.1AH:EAX each): how many, and @ids. */
+unsigned int pmcd_hw_core_types(const u32 **ids);
 
 struct pmcd_hw_usage {
 	u64 in_use_hw;		/* enable bits seen set on any online CPU */

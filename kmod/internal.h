@@ -99,6 +99,9 @@ struct pmcd_session {
 	struct pmcd_mux *mux;		/* NULL: every event fits the counters at once */
 	struct pmcd_cgroups *cg;	/* a cgroup session's cgroups; NULL for others */
 	atomic64_t hw_running[PMCDRV_MAX_EVENTS];	/* with mux: ns each was on a counter */
+	/* On a hybrid part: hw_vals and time_enabled split by core type (pmcd_cpu.type) */
+	atomic64_t type_vals[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
+	atomic64_t type_time[PMCDRV_MAX_CORE_TYPES];
 	unsigned int mux_next;		/* with mux: the step to load next (any CPU) */
 	u64 mux_left;			/* with mux: ns of the step left at the last stop */
 	atomic64_t nr_switches;
@@ -152,6 +155,7 @@ struct pmcd_cpu {
 	u64 cg_id;
 	bool suspended;			/* counters stopped across suspend */
 	bool offline;			/* torn down (cpuhp): nothing starts here */
+	s8 type;			/* hybrid: core type index (hw.c); -1: no split */
 };
 
 /* Guards the counts below, probe registration, the PMU claim and CPU owners. */

@@ -35,6 +35,7 @@ static_assert(sizeof(struct pmcdrv_event) == PMCDRV_EVENT_SIZE_VER1);
 static_assert(offsetof(struct pmcdrv_event, extra) == PMCDRV_EVENT_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_attach) == PMCDRV_ATTACH_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_read) == PMCDRV_READ_SIZE_VER1);
+static_assert(sizeof(struct pmcdrv_read_types) == PMCDRV_READ_SIZE_VER2);
 static_assert(sizeof(struct pmcdrv_session_info) == PMCDRV_SESSION_INFO_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_sessions) == PMCDRV_SESSIONS_SIZE_VER0);
 static_assert(sizeof(struct pmcdrv_revoke) == PMCDRV_REVOKE_SIZE_VER0);
@@ -247,27 +248,20 @@ efault:
 	return -EFAULT;
 }
 
-/*
- * Fill and copy out READ's reply of @len bytes.  Always inlined so that the
- * two sizes callers use, PMCDRV_READ_SIZE_VER0 and _VER1, reach memset()
- * and pmcd_read_copy_out() as constants: then the clearing is a few stores
- * and the copy a loop of known length.
- */
 enum pmcd_read_kind {
 	PMCD_READ,		/* the session's counts */
 	PMCD_READ_SELF,		/* the calling thread's own */
 	PMCD_READ_CGROUP,	/* one cgroup's of a cgroup session */
 };
 
-static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user *uarg,
-					    struct pmcdrv_read *r, u32 len, u64 cgroup,
-					    enum pmcd_read_kind kind)
+/* Fill READ's reply @r, of which the caller takes @len bytes (cleared). */
+static __always_inline int pmcd_read_fill(struct pmcd_session *s, struct pmcdrv_read *r, u32 len,
+					  u64 cgroup, enum pmcd_read_kind kind)
 {
 	bool self = kind == PMCD_READ_SELF;
 	unsigned int i;
 	int err;
 
-	memset(r, 0, len);
 	if (kind == PMCD_READ_CGROUP)
 		err = cgroup < PMCDRV_MAX_CGROUPS ?
 		      pmcd_session_read_cgroup(s, cgroup, r) : -EINVAL;
@@ -281,8 +275,54 @@ static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user 
 		r->times[i].time_enabled = r->time_enabled;
 		r->times[i].time_running = r->time_running;
 	}
+	return 0;
+}
+
+/*
+ * Fill and copy out READ's reply of @len bytes.  Always inlined so that the
+ * two sizes callers use, PMCDRV_READ_SIZE_VER0 and _VER1, reach memset()
+ * and pmcd_read_copy_out() as constants: then the clearing is a few stores
+ * and the copy a loop of known length.
+ */
+static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user *uarg,
+					    struct pmcdrv_read *r, u32 len, u64 cgroup,
+					    enum pmcd_read_kind kind)
+{
+	int err;
+
+	memset(r, 0, len);
+	err = pmcd_read_fill(s, r, len, cgroup, kind);
+	if (err)
+		return err;
 	r->size = sizeof(*r);
 	return pmcd_read_copy_out(uarg, r, len);
+}
+
+/*
+ * READ in a layout longer than struct pmcdrv_read (struct
+ * pmcdrv_read_types, the split by core type): built in a heap copy, as it
+ * is too large for the ioctl's stack.
+ */
+static noinline long pmcd_read_types_reply(struct pmcd_session *s, void __user *uarg, u32 len,
+					   u64 cgroup, enum pmcd_read_kind kind)
+{
+	struct pmcdrv_read_types *rt;
+	long err;
+
+	rt = kzalloc(sizeof(*rt), GFP_KERNEL);
+	if (!rt)
+		return -ENOMEM;
+	if (kind == PMCD_READ)
+		err = pmcd_session_read_types(s, rt);
+	else
+		err = pmcd_read_fill(s, &rt->read, sizeof(rt->read), cgroup, kind);
+	if (!err) {
+		rt->read.size = sizeof(*rt);
+		if (copy_to_user(uarg, rt, len))
+			err = -EFAULT;
+	}
+	kfree(rt);
+	return err;
 }
 
 /*
@@ -314,12 +354,13 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd
 		return -EINVAL;
 	if (usize > PAGE_SIZE)
 		return -E2BIG;
-	if (usize > sizeof(r)) {
-		err = check_zeroed_user(uarg + sizeof(r), usize - sizeof(r));
+	if (usize > sizeof(struct pmcdrv_read_types)) {
+		err = check_zeroed_user(uarg + sizeof(struct pmcdrv_read_types),
+					usize - sizeof(struct pmcdrv_read_types));
 		if (err <= 0)
 			return err ? err : -E2BIG;
 	}
-	len = min_t(u32, usize, sizeof(r));
+	len = min_t(u32, usize, sizeof(struct pmcdrv_read_types));
 	if (get_user(cgroup, &ur->cgroup) || get_user(reserved, &ur->reserved[0]) ||
 	    get_user(last, (const u8 __user *)uarg + len - 1))
 		return -EFAULT;
@@ -329,6 +370,8 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd
 		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER0, cgroup, kind);
 	if (len == PMCDRV_READ_SIZE_VER1)
 		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER1, cgroup, kind);
+	if (len > sizeof(r))
+		return pmcd_read_types_reply(s, uarg, len, cgroup, kind);
 	return pmcd_read_reply(s, uarg, &r, len, cgroup, kind);
 }
 

@@ -53,6 +53,22 @@ static unsigned long pmcd_fold_period;	/* jiffies; 0: no counters to fold */
 /* ---- per-CPU counting: IRQs off, on the CPU itself ------------------------ */
 
 /*
+ * On a hybrid part: the share of this CPU's core type in what
+ * pmcd_cpu_account() adds, before pc->last[] moves on to @vals.
+ */
+static void pmcd_cpu_account_type(struct pmcd_cpu *pc, const u64 *vals, u64 dt)
+{
+	struct pmcd_session *s = pc->sess;
+	const struct pmc_prog *p = pc->prog;
+	unsigned int i;
+
+	for (i = 0; vals && i < p->nr; i++)
+		atomic64_add(pmc_delta(pc->last[i], vals[i], p->width[i]),
+			     &s->type_vals[pc->type][pc->map ? pc->map[i] : i]);
+	atomic64_add(dt, &s->type_time[pc->type]);
+}
+
+/*
  * pmcd_cpu_account() for a cgroup session: the counts go to the cgroups
  * of pc->cg_mask, and to the session's sum when there is one; to nobody
  * while a task of no counted cgroup runs.
@@ -66,6 +82,8 @@ static void pmcd_cpu_account_cg(struct pmcd_cpu *pc, const u64 *vals, u64 dt)
 	unsigned int i, h, c;
 	u64 d;
 
+	if (unlikely(pc->type >= 0) && any)
+		pmcd_cpu_account_type(pc, vals, dt);
 	for (i = 0; vals && i < p->nr; i++) {
 		h = pc->map ? pc->map[i] : i;
 		d = pmc_delta(pc->last[i], vals[i], p->width[i]);
@@ -105,6 +123,8 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 		pc->t_last = now;
 		return;
 	}
+	if (unlikely(pc->type >= 0))
+		pmcd_cpu_account_type(pc, vals, dt);
 	for (i = 0; vals && i < p->nr; i++) {
 		h = pc->map ? pc->map[i] : i;
 		atomic64_add(pmc_delta(pc->last[i], vals[i], p->width[i]), &s->hw_vals[h]);

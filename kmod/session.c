@@ -926,7 +926,7 @@ out_unlock:
 int pmcd_session_reset(struct pmcd_session *s)
 {
 	bool running;
-	unsigned int i;
+	unsigned int i, t;
 	int err;
 
 	mutex_lock(&s->lock);
@@ -943,6 +943,11 @@ int pmcd_session_reset(struct pmcd_session *s)
 		atomic64_set(&s->hw_running[i], 0);
 	}
 	atomic64_set(&s->time_enabled, 0);
+	for (t = 0; t < PMCDRV_MAX_CORE_TYPES; t++) {
+		for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
+			atomic64_set(&s->type_vals[t][i], 0);
+		atomic64_set(&s->type_time[t], 0);
+	}
 	pmcd_cg_reset(s);
 	atomic64_set(&s->nr_switches, 0);
 	atomic64_set(&s->nr_migrations, 0);
@@ -953,11 +958,44 @@ int pmcd_session_reset(struct pmcd_session *s)
 }
 
 /*
+ * READ's split by core type on a hybrid part, from the same fold as
+ * @rt->read (s->lock held): each type's raw counts, which add up to the
+ * session's.  None while the session multiplexes: which step ran on which
+ * type is not kept, so no type's share of an event's time is known.
+ */
+static void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt)
+{
+	unsigned int t, i, nr;
+	const u32 *ids;
+
+	nr = pmcd_hw_core_types(&ids);
+	if (s->mux)
+		return;
+	for (t = 0; t < nr; t++) {
+		struct pmcdrv_read_type *ty = &rt->types[t];
+
+		ty->cpuid_1a = ids[t];
+		ty->time_enabled = atomic64_read(&s->type_time[t]);
+		for (i = 0; i < s->nr_events; i++) {
+			const struct pmcdrv_event *ev = &s->events[i];
+
+			if (ev->type == PMCDRV_EVENT_HW)
+				ty->values[i] = atomic64_read(&s->type_vals[t][s->hw_slot[i]]);
+			else if (ev->sw_id == PMCDRV_SW_TASK_CLOCK)
+				ty->values[i] = ty->time_enabled;
+		}
+	}
+	rt->nr_types = nr;
+}
+
+/*
  * READ, or with @cgroup >= 0 READ_CGROUP of that cgroup: -EBADFD before
  * ATTACH, -EOPNOTSUPP when @s is no cgroup session, -EINVAL for an index
- * it does not have.
+ * it does not have.  With @rt (READ only: @r is &rt->read), the split by
+ * core type too.
  */
-static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 cgroup)
+static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 cgroup,
+			     struct pmcdrv_read_types *rt)
 {
 	unsigned long flags;
 	unsigned int i;
@@ -1002,6 +1040,8 @@ static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 
 		else
 			r->values[i] = atomic64_read(&s->nr_migrations);
 	}
+	if (rt)
+		pmcd_read_types(s, rt);
 flags:
 	if (READ_ONCE(s->enabled))
 		r->flags |= PMCDRV_READ_ENABLED;
@@ -1027,12 +1067,17 @@ flags:
 
 int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r)
 {
-	return pmcd_read_session(s, r, -1);
+	return pmcd_read_session(s, r, -1, NULL);
+}
+
+int pmcd_session_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt)
+{
+	return pmcd_read_session(s, &rt->read, -1, rt);
 }
 
 int pmcd_session_read_cgroup(struct pmcd_session *s, unsigned int i, struct pmcdrv_read *r)
 {
-	return pmcd_read_session(s, r, i);
+	return pmcd_read_session(s, r, i, NULL);
 }
 
 int pmcd_sessions_init(const struct pmcd_hw_caps *caps)

@@ -47,6 +47,8 @@ int pmcd_session_enable(struct pmcd_session *s);
 int pmcd_session_disable(struct pmcd_session *s);
 int pmcd_session_reset(struct pmcd_session *s);
 int pmcd_session_read(struct pmcd_session *s, struct pmcdrv_read *r);
+/* READ with the split by core type of a hybrid part (zeroed by the caller). */
+int pmcd_session_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt);
 int pmcd_session_read_cgroup(struct pmcd_session *s, unsigned int i, struct pmcdrv_read *r);
 
 /*

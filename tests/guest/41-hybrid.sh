@@ -9,6 +9,11 @@
 #     wherever it ran, and to perf's cpu_core + cpu_atom rows of the same run
 #     when it did not move; cycles show where it ran (CPI 2 on the P-core,
 #     3 on the E-core)
+#   - run's rows by core type (READ's split, pmcdrv_read_types): the P-core's
+#     and the E-core's raw counts, exact where the task was pinned (the other
+#     type's 0) and adding up exactly to the sum when it moved, never scaled
+#     (each type's cycles are that type's CPI times its instructions);
+#     --cputype, --hybrid-merge, CSV and JSON
 #   - a model-specific event is refused, naming why (pmcctl and the ioctl)
 #   - stat -a -A: each CPU's row at its own type's ratio; the MSR device's
 #     one-CPU count on each type, naming the core type
@@ -70,6 +75,55 @@ check "moved: it did migrate ($mig migrations)" test "${mig:-0}" -gt 0
 # cycles between all-P (2x) and all-E (3x): both types counted into one sum
 check "moved: cycles between 2x and 3x the instructions ($cy for $i)" \
 	test "${cy:-0}" -gt $((2 * i)) -a "${cy:-0}" -lt $((3 * i))
+
+# ---- rows by core type: raw, exact, adding up to the sum --------------------------------
+tval() { awk -F, -v e="$1/$2/" '$3 == e { print $1 }'; }
+for c in 0 1; do
+	me=$([ $c = 0 ] && echo cpu_core || echo cpu_atom)
+	other=$([ $c = 0 ] && echo cpu_atom || echo cpu_core)
+	out=$(taskset -c $c pmcctl run -x, -e instructions:u,cycles:u,task-clock -- $loop "$(n $N)" 2>&1 >/dev/null)
+	expect_eq "pinned to CPU $c: $me/instructions:u/ exactly 2N+103" "$(tval $me instructions:u <<<"$out")" "$want"
+	expect_eq "pinned to CPU $c: $other/instructions:u/ 0" "$(tval $other instructions:u <<<"$out")" 0
+	expect_eq "pinned to CPU $c: the sum row instructions:u exactly 2N+103" "$(val instructions:u <<<"$out")" "$want"
+	expect_eq "pinned to CPU $c: $me/cycles:u/ = $((c == 0 ? 2 : 3)) x its instructions" \
+		"$(tval $me cycles:u <<<"$out")" $(($((c == 0 ? 2 : 3)) * want))
+	check "pinned to CPU $c: task-clock has one row (software events are not split)" \
+		test "$(grep -c 'task-clock' <<<"$out")" = 1
+	perf_row=$(taskset -c $c perf stat --all-user -x, -e $me/instructions/ -- $loop "$(n $N)" 2>&1 >/dev/null |
+		   awk -F, -v e="$me/instructions/" '$3 == e { print $1 }')
+	expect_eq "pinned to CPU $c: perf's $me/instructions/ row equals pmcctl's" "$perf_row" \
+		"$(tval $me instructions:u <<<"$out")"
+done
+# Moved between the types many times: the rows add up to the sum, each type's
+# cycles are exactly its CPI times its instructions, which no scaled row could be.
+pmcctl run -x, -e instructions:u,cycles:u -o /tmp/hyb -- $loop "$big" &
+moves=$(shuttle $!)
+ic=$(tval cpu_core instructions:u </tmp/hyb) ia=$(tval cpu_atom instructions:u </tmp/hyb)
+cc=$(tval cpu_core cycles:u </tmp/hyb) ca=$(tval cpu_atom cycles:u </tmp/hyb)
+expect_eq "moved ($moves moves): cpu_core + cpu_atom instructions:u = the sum" $((ic + ia)) "$(val instructions:u </tmp/hyb)"
+expect_eq "moved: ... = 2N+103 exactly" $((ic + ia)) $((2 * 10#$big + 103))
+check "moved: both types counted a share (P $ic, E $ia)" test "${ic:-0}" -gt 0 -a "${ia:-0}" -gt 0
+expect_eq "moved: cpu_core/cycles:u/ = 2 x its instructions (raw)" "$cc" $((2 * ic))
+expect_eq "moved: cpu_atom/cycles:u/ = 3 x its instructions (raw, not scaled)" "$ca" $((3 * ia))
+expect_eq "moved: cycles' sum = their rows' sum" "$(val cycles:u </tmp/hyb)" $((cc + ca))
+# --cputype, --hybrid-merge, JSON
+out=$(taskset -c 1 pmcctl run -x, --cputype atom -e instructions:u -- $loop "$(n $N)" 2>&1 >/dev/null)
+expect_eq "--cputype atom: the E-core's row" "$(tval cpu_atom instructions:u <<<"$out")" "$want"
+check "--cputype atom: no cpu_core row and no sum" bash -c "! grep -qE ',(cpu_core/)?instructions:u' <<<'$out'"
+out=$(taskset -c 0 pmcctl run -x, --hybrid-merge -e instructions:u -- $loop "$(n $N)" 2>&1 >/dev/null)
+expect_eq "--hybrid-merge: the sum" "$(val instructions:u <<<"$out")" "$want"
+check "--hybrid-merge: no per-type row" bash -c "! grep -q 'cpu_' <<<'$out'"
+out=$(taskset -c 0 pmcctl run -j -e instructions:u -- $loop "$(n $N)" 2>&1 >/dev/null)
+expect_eq "JSON: the cpu_core/instructions:u/ object" \
+	"$(jq -r 'select(.event == "cpu_core/instructions:u/") | ."counter-value"' <<<"$out" | cut -d. -f1)" "$want"
+out=$(pmcctl run -e instructions:u -- $loop "$(n $N)" 2>&1 >/dev/null)
+check "text: a cpu_atom/instructions:u/ row" grep -q 'cpu_atom/instructions:u/' <<<"$out"
+out=$(pmcctl run --cputype big -- true 2>&1)
+check "--cputype big: refused, naming core and atom" grep -q "give core (P-cores) or atom (E-cores)" <<<"$out"
+out=$(pmcctl run --cputype core --hybrid-merge -- true 2>&1)
+check "--cputype with --hybrid-merge: refused" grep -q "exclude each other" <<<"$out"
+out=$(pmcctl run --msr --cputype core -- true 2>&1)
+check "--cputype with --msr: refused" grep -q "MSR path counts one CPU" <<<"$out"
 
 # perf's rows for the same unmoved run: cpu_core + cpu_atom = pmcdrv's one count
 for c in 0 1; do

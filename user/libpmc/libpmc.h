@@ -85,6 +85,14 @@ int pmc_session_reset(struct pmc_session *s);
  */
 int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r);
 /*
+ * pmc_session_read() with, on a hybrid CPU, the split by core type taken in
+ * the same fold: rt->nr_types entries of rt->types[], whose raw values add
+ * up to rt->read.values exactly.  nr_types is 0 where the CPU is not
+ * hybrid, while the session multiplexes, and from a module older than the
+ * split.  Costs more than pmc_session_read() (1,928 bytes copied out).
+ */
+int pmc_session_read_types(struct pmc_session *s, struct pmcdrv_read_types *rt);
+/*
  * perf stat's estimate of a multiplexed count (libperf's
  * perf_counts_values__scale()): @val * @enabled / @running in double
  * precision, truncated; @val when running >= enabled.  Returns 1 when it

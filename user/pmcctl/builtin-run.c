@@ -77,6 +77,10 @@ static void run_usage(FILE *f)
 	      "                       formulas from general-purpose events (Sandy Bridge to Cascade Lake)\n"
 	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest, as perf)\n"
 	      "      --all-user       count every hardware event in user mode only (perf's --all-user)\n"
+	      "      --cputype TYPE   hybrid CPUs: print the counts of one core type only, core\n"
+	      "                       (P-cores) or atom (E-cores), as perf's cpu_core/ or cpu_atom/ rows\n"
+	      "      --hybrid-merge   hybrid CPUs: print each event's sum over the core types only\n"
+	      "                       (default: one row per core type, then the exact sum)\n"
 	      "  -M, --metrics LIST   metrics or metric groups of this CPU's model, comma-separated,\n"
 	      "                       option may repeat ('pmcctl list --metrics'): their events are\n"
 	      "                       counted with -e's and each value printed in the # column\n"
@@ -126,19 +130,95 @@ static bool cpu_model(char *buf, size_t len)
 	return true;
 }
 
+/* A hybrid CPU's counts by core type over the runs (the core types of the last). */
+struct type_acc {
+	unsigned int nr;
+	uint32_t ids[PMCDRV_MAX_CORE_TYPES];	/* CPUID.1AH:EAX */
+	struct stat_acc vals[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
+};
+
+/* perf's PMU name of a core type (CPUID.1AH:EAX[31:24]). */
+static const char *type_pmu(uint32_t cpuid_1a)
+{
+	switch (cpuid_1a >> 24) {
+	case PMC_CORE_TYPE_CORE:
+		return "cpu_core";
+	case PMC_CORE_TYPE_ATOM:
+		return "cpu_atom";
+	default:
+		return "cpu_other";
+	}
+}
+
+static void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n)
+{
+	unsigned int t, i;
+
+	if (res->nr_types > ta->nr) {
+		for (t = 0; t < res->nr_types; t++)
+			ta->ids[t] = res->types[t].cpuid_1a;
+		ta->nr = res->nr_types;
+	}
+	/* A type the run did not see (the split came with a later one) counted 0 there. */
+	for (t = 0; t < ta->nr; t++)
+		for (i = 0; i < n; i++)
+			acc_add(&ta->vals[t][i], t < res->nr_types ? (double)res->types[t].values[i] : 0);
+}
+
+/*
+ * The rows of a hybrid CPU: each hardware event's count on each core type
+ * (as perf's cpu_core/EVENT/ and cpu_atom/EVENT/ rows, but raw: never
+ * scaled by its own running time), then the exact sum of them, the row of
+ * @sum; with --cputype the one type's rows alone, with --hybrid-merge the
+ * sums alone.  @tev holds the rows' names.  Returns the number of rows.
+ */
+static unsigned int type_rows(const struct run_opts *o, const struct type_acc *ta,
+			      const struct report_row *sum, unsigned int n, struct report_row *rows,
+			      struct pmc_evsel *tev)
+{
+	unsigned int i, t, k = 0, m = 0;
+
+	for (i = 0; i < n; i++) {
+		bool hw = pmc_evsel_is_hw(sum[i].ev) && !o->hybrid_merge;
+
+		for (t = 0; hw && t < ta->nr; t++) {
+			const char *pmu = type_pmu(ta->ids[t]);
+
+			if (o->cputype && ta->ids[t] >> 24 != o->cputype)
+				continue;
+			if (snprintf(tev[m].name, sizeof(tev[m].name), "%s/%s/", pmu,
+				     sum[i].ev->name) >= (int)sizeof(tev[m].name))
+				tev[m].name[sizeof(tev[m].name) - 2] = '/';
+			tev[m].ev = sum[i].ev->ev;
+			rows[k] = sum[i];
+			rows[k].ev = &tev[m++];
+			rows[k].pmu = pmu;
+			rows[k].value = ta->vals[t][i].mean;
+			rows[k].spread_pct = acc_spread_pct(&ta->vals[t][i]);
+			k++;
+		}
+		if (!hw || !o->cputype)
+			rows[k++] = sum[i];
+	}
+	return k;
+}
+
 /*
  * @mc: counted through the MSR device (the report says what that means), or
- * NULL; @m: the MPI rank (rank -1 outside a launcher); @cm: the -M metrics, or NULL.
+ * NULL; @m: the MPI rank (rank -1 outside a launcher); @cm: the -M metrics, or
+ * NULL; @ta: the split by core type of a hybrid CPU (ta->nr 0: none).
  */
 static void print_results(FILE *f, const struct run_opts *o, const struct mpi_rank *m,
 			  struct count_metrics *cm,
 			  const struct msr_counting *mc,
 			  const struct pmcdrv_read *last, const struct stat_acc *vals,
-			  const struct stat_acc *t_run,
+			  const struct type_acc *ta, const struct stat_acc *t_run,
 			  const struct stat_acc *elapsed, const struct stat_acc *ut,
 			  const struct stat_acc *st)
 {
 	struct report_row rows[PMCDRV_MAX_EVENTS];
+	struct report_row trows[PMCDRV_MAX_EVENTS * (PMCDRV_MAX_CORE_TYPES + 1)];
+	struct pmc_evsel tev[PMCDRV_MAX_EVENTS * PMCDRV_MAX_CORE_TYPES];
 	char cmd[512], target[700], note[1024], model[64];
 	size_t tl;
 	struct report r = {
@@ -188,6 +268,8 @@ static void print_results(FILE *f, const struct run_opts *o, const struct mpi_ra
 		count_metrics_eval(cm, rows, o->c.events.n, elapsed->mean, &r, "run");
 	if (o->topdown)
 		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, true);
+	else if (ta->nr && !cm && !(last->flags & PMCDRV_READ_MULTIPLEXED))
+		report_print(f, &r, trows, type_rows(o, ta, rows, o->c.events.n, trows, tev));
 	else
 		report_print(f, &r, rows, o->c.events.n);
 }
@@ -523,6 +605,7 @@ static int run(int argc, char **argv, int *status, bool *plot_failed)
 	int code = 0;
 	struct run_opts o;
 	struct stat_acc vals[PMCDRV_MAX_EVENTS], t_run = { 0 }, elapsed = { 0 }, ut = { 0 }, st = { 0 };
+	struct type_acc types;
 	struct msr_counting *mc = NULL;
 	struct region_table *regions = NULL;
 	struct count_metrics metrics, *cm = NULL;
@@ -562,6 +645,9 @@ static int run(int argc, char **argv, int *status, bool *plot_failed)
 		cm = &metrics;
 	}
 	ex = choose_path(&o);
+	if (ex)
+		return ex;
+	ex = o.msr ? 0 : run_hybrid_check(&o, "run");
 	if (ex)
 		return ex;
 	if (!o.msr) {
@@ -611,7 +697,9 @@ static int run(int argc, char **argv, int *status, bool *plot_failed)
 
 	memset(vals, 0, sizeof(vals));
 	ex = 0;
+	memset(&types, 0, sizeof(types));
 	for (r = 0; r < o.repeat; r++) {
+		res.nr_types = 0;
 		ex = mc ? run_once_msr(mc, &o, &res) : run_once_task(&o, &res);
 		if (ex)
 			break;
@@ -623,6 +711,7 @@ static int run(int argc, char **argv, int *status, bool *plot_failed)
 		}
 		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&vals[i], count_value(&o.c, &res.r, i));
+		type_acc_add(&types, &res, o.c.events.n);
 		acc_add(&t_run, (double)res.r.time_running);
 		acc_add(&elapsed, res.elapsed);
 		acc_add(&ut, res.utime);
@@ -646,7 +735,7 @@ static int run(int argc, char **argv, int *status, bool *plot_failed)
 	}
 	/* -I: the intervals were the output; no summary after them, as perf stat -I. */
 	if (!o.io)
-		print_results(out, &o, &mpi, cm, mc, &res.r, vals, &t_run, &elapsed, &ut, &st);
+		print_results(out, &o, &mpi, cm, mc, &res.r, vals, &types, &t_run, &elapsed, &ut, &st);
 	if (regions)
 		regions_print(out, &o, regions, cm);
 	free(regions);

@@ -60,10 +60,11 @@ static bool same_str(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* Rows of one CPU (or both totals) and one cgroup (or none). */
+/* Rows of one CPU (or both totals), one cgroup (or none) and one core type (or the sum). */
 static bool same_cpu(const struct report_row *a, const struct report_row *b)
 {
-	return same_str(a->cpu, b->cpu) && same_str(a->cgroup, b->cgroup);
+	return same_str(a->cpu, b->cpu) && same_str(a->cgroup, b->cgroup) &&
+	       same_str(a->pmu, b->pmu);
 }
 
 /* IPC for row @i if it is instructions and cycles of the same modifiers and CPU are there; else -1. */

@@ -35,6 +35,11 @@ struct report_row {
 	const struct pmc_evsel *ev;
 	const char *cpu;	/* "CPU3" with -A, NULL for a total */
 	const char *cgroup;	/* stat -G: the cgroup counted, after the event as perf prints it */
+	/*
+	 * A hybrid CPU's core type ("cpu_core", "cpu_atom"): the row is that
+	 * type's share, ev's name "PMU/EVENT/" as perf prints it; NULL for the sum.
+	 */
+	const char *pmu;
 	double value;		/* mean raw value: ns for task-clock */
 	double spread_pct;	/* acc_spread_pct() of the runs, 0 for one run */
 	/*

@@ -31,7 +31,7 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 {
 	bool compare = strcmp(cmd, "run");
 	enum { OPT_MSR = 256, OPT_MSR_DEVICE, OPT_REGIONS, OPT_DURATION, OPT_TOPDOWN, OPT_TD_LEVEL,
-	       OPT_ALL_USER, OPT_PIN, OPT_PLOT };
+	       OPT_ALL_USER, OPT_PIN, OPT_PLOT, OPT_CPUTYPE, OPT_HYBRID_MERGE };
 	static const struct option opts[] = {
 		COUNT_LONGOPTS,
 		{ "repeat", required_argument, NULL, 'r' },
@@ -47,6 +47,8 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
 		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
 		{ "all-user", no_argument, NULL, OPT_ALL_USER },
+		{ "cputype", required_argument, NULL, OPT_CPUTYPE },
+		{ "hybrid-merge", no_argument, NULL, OPT_HYBRID_MERGE },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "pin", no_argument, NULL, OPT_PIN },
 		{ "interval-print", required_argument, NULL, 'I' },
@@ -140,6 +142,20 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 		case OPT_ALL_USER:
 			o->all_user = true;
 			break;
+		case OPT_CPUTYPE:
+			if (!strcmp(optarg, "core")) {
+				o->cputype = PMC_CORE_TYPE_CORE;
+			} else if (!strcmp(optarg, "atom")) {
+				o->cputype = PMC_CORE_TYPE_ATOM;
+			} else {
+				fprintf(stderr, "pmcctl %s: --cputype '%s': give core (P-cores) or atom (E-cores)\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_HYBRID_MERGE:
+			o->hybrid_merge = true;
+			break;
 		case 'M':
 			ex = metric_list_add(o->metric_list, sizeof(o->metric_list), optarg, cmd);
 			if (ex)
@@ -178,8 +194,20 @@ int run_parse_opts(int argc, char **argv, struct run_opts *o, const char *cmd,
 			"compare measures pmcdrv against perf_event\n");
 		return -EINVAL;
 	}
-	if (compare && (o->topdown || o->td_level || o->all_user)) {
-		fprintf(stderr, "pmcctl compare: --topdown, --td-level and --all-user are options of 'pmcctl run'\n");
+	if (compare && (o->topdown || o->td_level || o->all_user || o->cputype || o->hybrid_merge)) {
+		fprintf(stderr, "pmcctl compare: --topdown, --td-level, --all-user, --cputype and "
+			"--hybrid-merge are options of 'pmcctl run'\n");
+		return -EINVAL;
+	}
+	if (o->cputype && o->hybrid_merge) {
+		fprintf(stderr, "pmcctl %s: --cputype and --hybrid-merge exclude each other: one core "
+			"type's counts, or the sum of all\n", cmd);
+		return -EINVAL;
+	}
+	if ((o->cputype || o->hybrid_merge) && msr_opt) {
+		fprintf(stderr, "pmcctl %s: --cputype and --hybrid-merge split pmcdrv's counts by core "
+			"type; the MSR path counts one CPU, of one type: drop --msr, --msr-device, -C and -f\n",
+			cmd);
 		return -EINVAL;
 	}
 	if (o->td_level && !o->topdown) {
@@ -342,6 +370,21 @@ fail:
 	return -EIO;
 }
 
+/* The final READ, with its split by core type on a hybrid CPU. */
+static int run_read_final(struct pmc_session *s, struct run_result *res)
+{
+	struct pmcdrv_read_types rt;
+	int err;
+
+	err = pmc_session_read_types(s, &rt);
+	if (err)
+		return err;
+	res->r = rt.read;
+	res->nr_types = rt.nr_types;
+	memcpy(res->types, rt.types, sizeof(res->types));
+	return 0;
+}
+
 /*
  * -I: wait for the command, reading the session and printing an interval
  * whenever one is due.  SIGCHLD is blocked only here (the command has the
@@ -483,7 +526,7 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 	}
 	res->utime = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	res->stime = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	err = pmc_session_read(s, &res->r);
+	err = run_read_final(s, res);
 	pmc_session_close(s);
 	if (iex)
 		return iex;	/* -I's read failed: explained, and no final interval */
@@ -499,6 +542,33 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 		free(res->regions);
 		res->regions = NULL;
 		return session_error("run", "reading the counts", err);
+	}
+	return 0;
+}
+
+/*
+ * --cputype and --hybrid-merge need a hybrid CPU (perf refuses them
+ * elsewhere too), and a module that splits the counts by core type.
+ */
+int run_hybrid_check(const struct run_opts *o, const char *cmd)
+{
+	struct pmcdrv_info info;
+	struct pmc_session *s;
+	int err;
+
+	if (!o->cputype && !o->hybrid_merge)
+		return 0;
+	err = pmc_session_open(o->c.device, &s);
+	if (err)
+		return session_error(cmd, "cannot open the device", err);
+	err = pmc_session_info(s, &info);
+	pmc_session_close(s);
+	if (err)
+		return session_error(cmd, "INFO failed", err);
+	if (!(info.flags & PMCDRV_INFO_HYBRID)) {
+		fprintf(stderr, "pmcctl %s: --%s is for hybrid CPUs (P-cores and E-cores), and this one "
+			"has one core type: drop the option\n", cmd, o->cputype ? "cputype" : "hybrid-merge");
+		return -EINVAL;
 	}
 	return 0;
 }

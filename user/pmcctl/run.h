@@ -34,6 +34,13 @@ struct run_opts {
 	bool topdown;
 	unsigned int td_level;
 	bool all_user;
+	/*
+	 * A hybrid CPU (run only): --cputype core|atom prints that core type's
+	 * counts alone (PMC_CORE_TYPE_*, 0: every type's, then their sum);
+	 * --hybrid-merge the sum alone.
+	 */
+	unsigned int cputype;
+	bool hybrid_merge;
 	/* -M (run only): metric names and groups, comma-separated, every -M's together */
 	char metric_list[1024];
 	/* Under an MPI launcher (run only, mpi.h): --pin, -v. */
@@ -52,10 +59,14 @@ struct run_opts {
  * the events are checked.
  */
 int run_topdown_setup(struct run_opts *o, const char *cmd);
+int run_hybrid_check(const struct run_opts *o, const char *cmd);
 
 /* One measured run. */
 struct run_result {
 	struct pmcdrv_read r;
+	/* A hybrid CPU: the split of r by core type (pmc_session_read_types()); nr_types 0 else. */
+	unsigned int nr_types;
+	struct pmcdrv_read_type types[PMCDRV_MAX_CORE_TYPES];
 	double elapsed;		/* seconds */
 	double utime, stime;
 	int status;		/* wait status */

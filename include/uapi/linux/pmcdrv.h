@@ -318,6 +318,53 @@ struct pmcdrv_read {
 /* 32 values and their times */
 #define PMCDRV_READ_SIZE_VER1	832
 
+/* ---- READ on a hybrid CPU: the counts of each core type ------------------- */
+
+/* Core types READ can tell apart (an Arrow Lake-H has three kinds of core). */
+#define PMCDRV_MAX_CORE_TYPES	4
+
+/* One core type's share of a session's counts. */
+struct pmcdrv_read_type {
+	/*
+	 * CPUID.1AH:EAX of this type's CPUs: the core type in bits 31:24 (0x20
+	 * an E-core, Intel Atom; 0x40 a P-core, Intel Core), the native model ID
+	 * in bits 23:0.
+	 */
+	__u32 cpuid_1a;
+	__u32 reserved;
+	/* ns the tracked tasks were on a CPU of this type while enabled */
+	__u64 time_enabled;
+	/*
+	 * The raw counts there, in the order of pmcdrv_config.events: a
+	 * hardware event's count, task-clock's ns; 0 for context-switches
+	 * and cpu-migrations, which are not split.  Never scaled: the values
+	 * of all types add up to pmcdrv_read.values exactly.
+	 */
+	__u64 values[PMCDRV_MAX_EVENTS];
+};
+
+/*
+ * PMCDRV_IOC_READ with read.size = sizeof(struct pmcdrv_read_types): the
+ * same reply, and on a hybrid CPU (PMCDRV_INFO_HYBRID) the split by core
+ * type, taken in the same fold.  A module older than this layout answers
+ * read.size = PMCDRV_READ_SIZE_VER1 and leaves the rest as it was (zeros).
+ */
+struct pmcdrv_read_types {
+	struct pmcdrv_read read;
+	/*
+	 * out: entries of types[] filled, one per core type seen online since
+	 * the module loaded, in the order first seen; 0 where the CPU is not
+	 * hybrid, for READ_SELF and READ_CGROUP, and while the session
+	 * multiplexes (its per-type shares of each event's time are not kept).
+	 */
+	__u32 nr_types;
+	__u32 reserved;
+	struct pmcdrv_read_type types[PMCDRV_MAX_CORE_TYPES];
+};
+
+/* the split by core type */
+#define PMCDRV_READ_SIZE_VER2	1928
+
 /* ---- Self-read: a tracked thread reads its own counts ---------------------- */
 
 /*
