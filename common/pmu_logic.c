@@ -233,6 +233,66 @@ const char *pmc_core_type_name(u32 type)
 	}
 }
 
+/*
+ * Linux 6.12, arch/x86/events/intel/core.c: update_pmu_cap() takes leaf
+ * 23H sub-leaf 1's bitmaps when sub-leaf 0 announces it (on CPUs with
+ * X86_FEATURE_ARCH_PERFMON_EXT); else intel_pmu_init()'s case
+ * INTEL_ALDERLAKE .. INTEL_RAPTORLAKE_S gives the big core leaf 0AH's
+ * bitmaps shifted by two GP and one fixed counter (cntr_mask64 <<= 2, |= 0x3;
+ * fixed_cntr_mask64 <<= 1, |= 0x1), put back to leaf 0AH's when that
+ * makes more than 8 GP or 4 fixed counters (the E-cores disabled in the
+ * BIOS: leaf 0AH already shows the P-core's), and the small core leaf
+ * 0AH's (intel_pmu_init_grt() leaves them).
+ */
+enum pmc_type_counters_from pmc_hybrid_type_counters(const struct pmc_cpu_desc *d, u32 type,
+						     const struct pmc_cpuid_regs *l7_1,
+						     const struct pmc_cpuid_regs *l23_0,
+						     const struct pmc_cpuid_regs *l23_1,
+						     u64 *gp_mask, u64 *fixed_mask)
+{
+	static const u32 adl_models[] = { 0x97, 0x9a, 0xb7, 0xba, 0xbf };
+	u64 gp = d->pm.num_gp >= 64 ? ~0ULL : (1ULL << d->pm.num_gp) - 1;
+	u64 fixed = d->pm.fixed_mask;
+	unsigned int i;
+
+	*gp_mask = gp;
+	*fixed_mask = fixed;
+	if (d->max_basic_leaf >= PMC_CPUID_LEAF_PERFMON_EXT &&
+	    (l7_1->eax & PMC_CPUID_07_1_EAX_PERFMON_EXT) &&
+	    (l23_0->eax & PMC_CPUID_23_EAX_CNTR_SUBLEAF)) {
+		*gp_mask = l23_1->eax;
+		*fixed_mask = l23_1->ebx;
+		return PMC_TYPE_COUNTERS_LEAF_23;
+	}
+	if (d->family != 6)
+		return PMC_TYPE_COUNTERS_LEAF_0A;
+	for (i = 0; i < ARRAY_SIZE(adl_models) && adl_models[i] != d->model; i++)
+		;
+	if (i == ARRAY_SIZE(adl_models))
+		return PMC_TYPE_COUNTERS_LEAF_0A;
+	if (type == PMC_CORE_TYPE_CORE) {
+		gp = gp << 2 | 0x3;
+		fixed = fixed << 1 | 0x1;
+		if (hweight64(gp) <= 8 && hweight64(fixed) <= 4) {
+			*gp_mask = gp;
+			*fixed_mask = fixed;
+		}
+	}
+	return PMC_TYPE_COUNTERS_MODEL;
+}
+
+const char *pmc_core_type_pmu(u32 type)
+{
+	switch (type) {
+	case PMC_CORE_TYPE_CORE:
+		return "cpu_core";
+	case PMC_CORE_TYPE_ATOM:
+		return "cpu_atom";
+	default:
+		return "cpu_other";
+	}
+}
+
 void pmc_hybrid_common(struct pmc_cpu_desc *d, bool hybrid)
 {
 	d->pm.hybrid = hybrid;

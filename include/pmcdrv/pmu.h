@@ -115,6 +115,12 @@ u32 pmc_td_metrics(u32 family, u32 model, u64 perf_capabilities, u32 fixed_mask)
 #define PMC_CPUID_LEAF_EXT_FEATURES	0x07
 #define PMC_CPUID_LEAF_PERFMON		0x0a
 #define PMC_CPUID_LEAF_HYBRID		0x1a
+/* Leaf 23H, the perfmon extensions; CPUID.(07H,1):EAX[8] says it is there. */
+#define PMC_CPUID_LEAF_PERFMON_EXT	0x23
+#define PMC_CPUID_07_1_EAX_PERFMON_EXT	BIT(8)
+/* Leaf 23H sub-leaf 0 EAX[1]: sub-leaf 1 holds the GP (EAX) and fixed (EBX) counter bitmaps. */
+#define PMC_CPUID_23_EAX_CNTR_SUBLEAF	BIT(1)
+#define PMC_CPUID_23_CNTR_SUBLEAF	1
 /* CPUID.(07H,0):EDX[15]: a hybrid part (the kernel's X86_FEATURE_HYBRID_CPU) */
 #define PMC_CPUID_07_EDX_HYBRID		BIT_ULL(15)
 /* CPUID.1AH:EAX[31:24]: the core type of the CPU that executes CPUID */
@@ -268,6 +274,27 @@ u32 pmc_core_type(const struct pmc_cpuid_regs *leaf0, const struct pmc_cpuid_reg
 		  const struct pmc_cpuid_regs *leaf1a);
 /* "a P-core (Intel Core)", "an E-core (Intel Atom)", "a core of another type". */
 const char *pmc_core_type_name(u32 type);
+/* perf's PMU of a core type: "cpu_core", "cpu_atom"; "cpu_other" for another. */
+const char *pmc_core_type_pmu(u32 type);
+
+/* Where pmc_hybrid_type_counters() found a core type's counters. */
+enum pmc_type_counters_from {
+	PMC_TYPE_COUNTERS_LEAF_0A,	/* not known: leaf 0AH's common subset */
+	PMC_TYPE_COUNTERS_LEAF_23,	/* leaf 23H sub-leaf 1's bitmaps */
+	PMC_TYPE_COUNTERS_MODEL,	/* the Alder Lake and Raptor Lake model table */
+};
+
+/*
+ * The GP and fixed counter bitmaps of core type @type (PMC_CORE_TYPE_*) of
+ * hybrid part @d, from that type's CPU's leaves (07H sub-leaf 1, 23H
+ * sub-leaves 0 and 1; zeros where absent), as Linux 6.12's intel_pmu_init()
+ * and update_pmu_cap() find them.  Returns where they came from.
+ */
+enum pmc_type_counters_from pmc_hybrid_type_counters(const struct pmc_cpu_desc *d, u32 type,
+						     const struct pmc_cpuid_regs *leaf7_1,
+						     const struct pmc_cpuid_regs *leaf23_0,
+						     const struct pmc_cpuid_regs *leaf23_1,
+						     u64 *gp_mask, u64 *fixed_mask);
 
 /*
  * Hybrid parts (X86_FEATURE_HYBRID_CPU, CPUID.(07H,0):EDX[15]) have core

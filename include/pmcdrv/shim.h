@@ -16,6 +16,7 @@
 #include <linux/bits.h>
 #include <linux/string.h>
 #include <linux/math64.h>
+#include <linux/bitops.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,6 +39,9 @@ typedef uint64_t u64;
 #endif
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef hweight64
+#define hweight64(x)		((unsigned int)__builtin_popcountll(x))
 #endif
 /* (a * mul) / divisor without overflow, as <linux/math64.h> has it */
 static inline u64 mul_u64_u32_div(u64 a, u32 mul, u32 divisor)

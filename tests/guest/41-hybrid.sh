@@ -43,6 +43,19 @@ info=$(pmcctl info --json)
 expect_eq "info: the common subset: 6 GP counters" "$(jq -r .perfmon.gp_counters <<<"$info")" 6
 expect_eq "info: the common subset: 3 fixed counters" "$(jq -r .perfmon.fixed_counters <<<"$info")" 3
 check "info (text) says hybrid" bash -c "pmcctl info | grep -q '^Hybrid: *yes'"
+# Each core type's own counters and CPUs, from each CPU's CPUID: leaf 0x23 where the
+# model has it (adl23: the guest's /proc/cpuinfo level), else the Alder Lake table.
+from="the Alder Lake/Raptor Lake model table, as Linux"
+grep -q '^cpuid level[[:space:]]*: 35$' /proc/cpuinfo && from="CPUID leaf 0x23"
+ct() { jq -r --arg p "$1" ".perfmon.core_types[] | select(.pmu == \$p) | $2" <<<"$info"; }
+expect_eq "info: two core types" "$(jq -r '.perfmon.core_types | length' <<<"$info")" 2
+expect_eq "info: the P-core (cpu_core) is CPU 0, with 8 GP and 4 fixed counters ($from)" \
+	"$(ct cpu_core '"\(.cpus) \(.gp_counters) \(.fixed_counters) \(.from)"')" "0 8 4 $from"
+expect_eq "info: the E-core (cpu_atom) is CPU 1, with 6 GP and 3 fixed counters ($from)" \
+	"$(ct cpu_atom '"\(.cpus) \(.gp_counters) \(.fixed_counters) \(.from)"')" "1 6 3 $from"
+check "info (text): a line per core type" \
+	bash -c "pmcctl info | grep -A1 '^Core types: *a P-core (Intel Core) (cpu_core) on CPUs 0: 8 GP, 4 fixed' |
+		 grep -q 'an E-core (Intel Atom) (cpu_atom) on CPUs 1: 6 GP, 3 fixed'"
 check "the load message says hybrid" bash -c "dmesg | grep -q 'pmcdrv: architectural perfmon v5: 6 GP .* (hybrid CPU'"
 
 # ---- exact on each core type, and across them ---------------------------------------

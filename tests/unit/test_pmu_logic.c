@@ -141,6 +141,56 @@ static void test_core_type(void)
 	CU_ASSERT_STRING_EQUAL(pmc_core_type_name(0x10), "a core of another type");
 }
 
+/*
+ * A core type's own counters, as Linux 6.12 finds them: leaf 23H's bitmaps
+ * where announced, else the Alder Lake/Raptor Lake table (the P-core two GP
+ * and one fixed counter beyond leaf 0AH's, unless that makes more than 8 or
+ * 4), else leaf 0AH's.
+ */
+static void test_hybrid_type_counters(void)
+{
+	/* An i9-13900K's leaf 0AH (Raptor Lake S, model 0xb7): 6 GP, fixed 0x7. */
+	const struct pmc_cpuid_regs l0a = { 0x07300605, 0, 0x7, 0x8603 };
+	const struct pmc_cpuid_regs l0a_p = { 0x07300805, 0, 0xf, 0x8604 };	/* E-cores off */
+	const struct pmc_cpuid_regs none = { 0 }, l7_1 = { .eax = 1U << 8 };
+	const struct pmc_cpuid_regs l0_23 = { 0x23, 0x756e6547, 0x6c65746e, 0x49656e69 };
+	const struct pmc_cpuid_regs l23_0 = { .eax = 1U << 1 }, l23_1 = { .eax = 0xff, .ebx = 0x7 };
+	struct pmc_cpuid_regs l1 = { 0x000b0671, 0, 0, 0 };
+	struct pmc_cpu_desc d;
+	u64 gp, fixed;
+
+	CU_ASSERT_EQUAL(pmc_describe_cpu(&intel_l0, &l1, &l0a, &d), 0);
+	CU_ASSERT_EQUAL(d.model, 0xb7);
+	CU_ASSERT_EQUAL(pmc_hybrid_type_counters(&d, PMC_CORE_TYPE_CORE, &none, &none, &none, &gp,
+						 &fixed), PMC_TYPE_COUNTERS_MODEL);
+	CU_ASSERT(gp == 0xff && fixed == 0xf);
+	CU_ASSERT_EQUAL(pmc_hybrid_type_counters(&d, PMC_CORE_TYPE_ATOM, &none, &none, &none, &gp,
+						 &fixed), PMC_TYPE_COUNTERS_MODEL);
+	CU_ASSERT(gp == 0x3f && fixed == 0x7);
+	/* Leaf 23H sub-leaf 1, announced by 07H.1:EAX[8] and 23H.0:EAX[1], wins. */
+	CU_ASSERT_EQUAL(pmc_hybrid_type_counters(&d, PMC_CORE_TYPE_ATOM, &l7_1, &l23_0, &l23_1, &gp,
+						 &fixed), PMC_TYPE_COUNTERS_MODEL);	/* max leaf 0x16 */
+	CU_ASSERT_EQUAL(pmc_describe_cpu(&l0_23, &l1, &l0a, &d), 0);
+	CU_ASSERT_EQUAL(pmc_hybrid_type_counters(&d, PMC_CORE_TYPE_ATOM, &l7_1, &l23_0, &l23_1, &gp,
+						 &fixed), PMC_TYPE_COUNTERS_LEAF_23);
+	CU_ASSERT(gp == 0xff && fixed == 0x7);
+	/* Not announced by leaf 07H.1: the table, as Linux. */
+	CU_ASSERT_EQUAL(pmc_hybrid_type_counters(&d, PMC_CORE_TYPE_ATOM, &none, &l23_0, &l23_1, &gp,
+						 &fixed), PMC_TYPE_COUNTERS_MODEL);
+	/* The E-cores disabled: leaf 0AH shows the P-core's 8 and 4 already. */
+	CU_ASSERT_EQUAL(pmc_describe_cpu(&intel_l0, &l1, &l0a_p, &d), 0);
+	pmc_hybrid_type_counters(&d, PMC_CORE_TYPE_CORE, &none, &none, &none, &gp, &fixed);
+	CU_ASSERT(gp == 0xff && fixed == 0xf);
+	/* A model without a table: leaf 0AH's. */
+	l1.eax = 0x000a06a4;	/* Meteor Lake (0xaa) without leaf 23H */
+	CU_ASSERT_EQUAL(pmc_describe_cpu(&intel_l0, &l1, &l0a, &d), 0);
+	CU_ASSERT_EQUAL(pmc_hybrid_type_counters(&d, PMC_CORE_TYPE_CORE, &none, &none, &none, &gp,
+						 &fixed), PMC_TYPE_COUNTERS_LEAF_0A);
+	CU_ASSERT(gp == 0x3f && fixed == 0x7);
+	CU_ASSERT_STRING_EQUAL(pmc_core_type_pmu(PMC_CORE_TYPE_CORE), "cpu_core");
+	CU_ASSERT_STRING_EQUAL(pmc_core_type_pmu(PMC_CORE_TYPE_ATOM), "cpu_atom");
+}
+
 static void test_describe_cpu(void)
 {
 	/* Skylake client under a hypervisor, PDCM set. */
@@ -1137,6 +1187,7 @@ void register_pmu_logic_tests(void)
 		{ "counter mask", test_counter_mask },
 		{ "describe CPU from CPUID", test_describe_cpu },
 		{ "a hybrid part's core type", test_core_type },
+		{ "a hybrid core type's own counters", test_hybrid_type_counters },
 		{ "family/model/stepping", test_fms },
 		{ "event check", test_event_check },
 		{ "EVTSEL encoding", test_evtsel_encode },

@@ -735,4 +735,22 @@ int pmc_cpulist_format(const cpu_set_t *set, char *buf, size_t len);
  */
 int pmc_online_cpus(const char *path, cpu_set_t *set);
 
+/* One core type of a hybrid part, as pmc_cpuid_core_types() finds it. */
+struct pmc_core_type_desc {
+	uint32_t cpuid_1a;		/* CPUID.1AH:EAX: core type in 31:24, native model ID in 23:0 */
+	uint64_t gp_mask;		/* its GP counters (bit n: IA32_PMCn) */
+	uint64_t fixed_mask;		/* its fixed counters */
+	enum pmc_type_counters_from from;	/* where those came from */
+	cpu_set_t cpus;			/* its online CPUs */
+};
+
+/*
+ * The core types of a hybrid part: each online CPU's CPUID read on that CPU
+ * (the calling thread moves to each CPU it may run on in turn, and back to
+ * its own affinity), grouped by CPUID.1AH:EAX, up to @max of them into @out
+ * in the order of their first CPU.  Returns how many (0: not hybrid), or
+ * -ENOSPC (more types than @max) or -errno of sched_getaffinity(2).
+ */
+int pmc_cpuid_core_types(struct pmc_core_type_desc *out, unsigned int max);
+
 #endif /* PMCDRV_LIBPMC_H */

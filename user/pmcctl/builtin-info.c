@@ -30,7 +30,23 @@ struct info_report {
 	struct pmcdrv_session_info *sessions;
 	unsigned int nr_sessions;
 	int sessions_err;		/* -ENOTTY: a module without the listing */
+	/* a hybrid part's core types, each CPU's CPUID read on it */
+	struct pmc_core_type_desc types[PMCDRV_MAX_CORE_TYPES];
+	int nr_types;			/* or -errno */
 };
+
+/* Where a core type's counters came from. */
+static const char *type_counters_from(enum pmc_type_counters_from from)
+{
+	switch (from) {
+	case PMC_TYPE_COUNTERS_LEAF_23:
+		return "CPUID leaf 0x23";
+	case PMC_TYPE_COUNTERS_MODEL:
+		return "the Alder Lake/Raptor Lake model table, as Linux";
+	default:
+		return "unknown: CPUID leaf 0xA's common subset";
+	}
+}
 
 static const char *vendor_str(const struct pmcdrv_info *info, char *buf)
 {
@@ -108,6 +124,7 @@ static int gather_info(struct info_report *r, const char *device)
 		pmc_cpuid_info(&r->info, &r->decode_err);
 	}
 	probe_msr(r);
+	r->nr_types = pmc_cpuid_core_types(r->types, PMCDRV_MAX_CORE_TYPES);
 	return 0;
 }
 
@@ -173,6 +190,19 @@ static void info_text(FILE *f, const struct info_report *r)
 		fprintf(f, "Perfmon version:   %u\n", in->perfmon_version);
 		if (in->flags & PMCDRV_INFO_HYBRID)
 			fprintf(f, "Hybrid:            yes: the counters every core type has, architectural events only\n");
+		for (int t = 0; t < r->nr_types; t++) {
+			const struct pmc_core_type_desc *ty = &r->types[t];
+			char cpus[256];
+
+			pmc_cpulist_format(&ty->cpus, cpus, sizeof(cpus));
+			fprintf(f, "%s%s (%s) on CPUs %s: %u GP, %u fixed counters of its own (%s)\n",
+				t ? "                   " : "Core types:        ",
+				pmc_core_type_name(ty->cpuid_1a >> 24),
+				pmc_core_type_pmu(ty->cpuid_1a >> 24), cpus,
+				(unsigned int)__builtin_popcountll(ty->gp_mask),
+				(unsigned int)__builtin_popcountll(ty->fixed_mask),
+				type_counters_from(ty->from));
+		}
 		fprintf(f, "GP counters:       %u x %u bits\n", in->num_gp, in->gp_width);
 		fprintf(f, "Fixed counters:    %u x %u bits\n", in->num_fixed, in->fixed_width);
 		fprintf(f, "Arch events:       ");
@@ -262,9 +292,27 @@ static void info_json(FILE *f, const struct info_report *r)
 			(unsigned long long)in->perf_capabilities);
 	else
 		fprintf(f, "    \"perf_capabilities\": null,\n");
-	fprintf(f, "    \"full_width_write\": %s,\n    \"hybrid\": %s\n  },\n",
+	fprintf(f, "    \"full_width_write\": %s,\n    \"hybrid\": %s,\n    \"core_types\": [",
 		(in->flags & PMCDRV_INFO_FW_WRITE) ? "true" : "false",
 		(in->flags & PMCDRV_INFO_HYBRID) ? "true" : "false");
+	for (int t = 0; t < r->nr_types; t++) {
+		const struct pmc_core_type_desc *ty = &r->types[t];
+		char cpus[256];
+
+		pmc_cpulist_format(&ty->cpus, cpus, sizeof(cpus));
+		fprintf(f, "%s\n      { \"pmu\": \"%s\", \"cpuid_1a\": %u, \"cpus\": ", t ? "," : "",
+			pmc_core_type_pmu(ty->cpuid_1a >> 24), ty->cpuid_1a);
+		json_string(f, cpus);
+		fprintf(f, ", \"gp_counters\": %u, \"gp_mask\": %llu, \"fixed_counters\": %u, "
+			   "\"fixed_mask\": %llu, \"from\": ",
+			(unsigned int)__builtin_popcountll(ty->gp_mask),
+			(unsigned long long)ty->gp_mask,
+			(unsigned int)__builtin_popcountll(ty->fixed_mask),
+			(unsigned long long)ty->fixed_mask);
+		json_string(f, type_counters_from(ty->from));
+		fputs(" }", f);
+	}
+	fprintf(f, "%s]\n  },\n", r->nr_types > 0 ? "\n    " : "");
 	fprintf(f, "  \"counters\": {\n    \"in_use_known\": %s,\n    \"held_by_pmcdrv\": %s,\n",
 		r->in_use_known ? "true" : "false",
 		(in->flags & PMCDRV_INFO_CLAIMED) ? "true" : "false");

@@ -137,19 +137,6 @@ struct type_acc {
 	struct stat_acc vals[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
 };
 
-/* perf's PMU name of a core type (CPUID.1AH:EAX[31:24]). */
-static const char *type_pmu(uint32_t cpuid_1a)
-{
-	switch (cpuid_1a >> 24) {
-	case PMC_CORE_TYPE_CORE:
-		return "cpu_core";
-	case PMC_CORE_TYPE_ATOM:
-		return "cpu_atom";
-	default:
-		return "cpu_other";
-	}
-}
-
 static void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n)
 {
 	unsigned int t, i;
@@ -182,7 +169,7 @@ static unsigned int type_rows(const struct run_opts *o, const struct type_acc *t
 		bool hw = pmc_evsel_is_hw(sum[i].ev) && !o->hybrid_merge;
 
 		for (t = 0; hw && t < ta->nr; t++) {
-			const char *pmu = type_pmu(ta->ids[t]);
+			const char *pmu = pmc_core_type_pmu(ta->ids[t] >> 24);
 
 			if (o->cputype && ta->ids[t] >> 24 != o->cputype)
 				continue;
