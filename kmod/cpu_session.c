@@ -111,6 +111,15 @@ void pmcd_cpu_session_disable(struct pmcd_session *s)
 
 /* ---- CPU hotplug and suspend ---------------------------------------------------- */
 
+static void pmcd_cpu_set_type(struct pmcd_cpu *pc)
+{
+	const u32 *ids;
+	int t = pmcd_hw_core_type_index();
+
+	pc->type = t;
+	pc->core_type = t >= 0 && t < pmcd_hw_core_types(&ids) ? ids[t] >> 24 : 0;
+}
+
 /*
  * Task sessions program counters lazily at every switch-in, so for them a
  * CPU that comes online needs nothing; a CPU session restarts on its CPU.
@@ -123,8 +132,8 @@ static int pmcd_cpu_online(unsigned int cpu)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	/* Its core type before anything counts here: READ's split (hw.c). */
-	this_cpu_ptr(&pmcd_cpus)->type = pmcd_hw_core_type_index();
+	/* Its core type before anything counts here: READ's split (hw.c), the self-read page. */
+	pmcd_cpu_set_type(this_cpu_ptr(&pmcd_cpus));
 	this_cpu_ptr(&pmcd_cpus)->offline = false;
 	/* Whatever ran here while the CPU was away may have left anything. */
 	pmcd_hw_cpu_back("online");

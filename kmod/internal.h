@@ -156,6 +156,7 @@ struct pmcd_cpu {
 	bool suspended;			/* counters stopped across suspend */
 	bool offline;			/* torn down (cpuhp): nothing starts here */
 	s8 type;			/* hybrid: core type index (hw.c); -1: no split */
+	u8 core_type;			/* hybrid: CPUID.1AH:EAX[31:24]; 0 elsewhere */
 };
 
 /* Guards the counts below, probe registration, the PMU claim and CPU owners. */

@@ -173,6 +173,7 @@ void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s, boo
 	WRITE_ONCE(pg->seq, pg->seq + 1);
 	barrier();
 	pg->flags = (live ? PMCDRV_SELF_COUNTING : 0) | (self->rdpmc ? PMCDRV_SELF_RDPMC : 0);
+	pg->core_type = self->core_type;
 	pg->time_enabled = self->t_acc;
 	pg->time_running = self->t_acc;
 	/* The time runs since t_base, in cycles: the reader adds the rest. */
@@ -227,6 +228,7 @@ void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw)
 	if (self->last_cpu >= 0 && self->last_cpu != cpu)
 		self->nr_migrations++;
 	self->last_cpu = cpu;
+	self->core_type = pc->core_type;
 	pmcd_self_publish(self, pc->sess, raw);
 }
 

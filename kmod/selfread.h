@@ -38,6 +38,7 @@ struct pmcd_self {
 	struct mm_struct *mm;		/* where they are (READ_ONCE outside the lock) */
 	unsigned int nr_maps;
 	bool rdpmc;			/* the session has hardware events */
+	u8 core_type;			/* of the CPU it last started counting on (the page's) */
 	bool tsc;			/* time in TSC cycles: the page's time is live */
 };
 

@@ -192,6 +192,13 @@ out=$(pmcctl run -e slots -- true 2>&1)
 check "topdown slots (fixed counter 3, the P-core's alone) is refused" test $? -ne 0 -a -n "$out"
 
 # ---- regions and the self-read page on each core type ---------------------------------
+# The page says which core type the thread counts on (each CPU's CPUID.1AH).
+out=$(build/tests/selftype 2>&1)
+echo "$out" | grep -E '^(PASS|FAIL):'
+check "selftype: the self-read page's core type on each CPU ($(tail -1 <<<"$out"))" \
+	grep -q '^selftype: [1-9][0-9]* passed, 0 failed$' <<<"$out"
+types=$(sed -n 's/^PASS: CPU \([01]\): .* (\(0x[0-9a-f]*\))$/\1=\2/p' <<<"$out" | tr '\n' ' ')
+expect_eq "selftype: CPU 0 a P-core (0x40), CPU 1 an E-core (0x20)" "$types" "0=0x40 1=0x20 " 
 for c in 0 1; do
 	out=$(taskset -c $c pmcctl run --regions -e instructions:u -- build/examples/matmul 32 2>&1)
 	check "CPU $c: regions of matmul under run --regions -e instructions:u" \

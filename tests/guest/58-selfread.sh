@@ -4,6 +4,7 @@
 # only for a process with a page, every bad mmap's errno, the fallbacks.
 # With --no-pmu: the fallback and bad-input parts.  Prints the figures
 # (selfread-figure: lines) of one page read against READ_SELF and perf.
+# tests/guest/selftype.c: the page's core type on each CPU.
 . tests/lib/guest.sh
 
 if [ ! -x build/tests/selfread ]; then
@@ -11,3 +12,7 @@ if [ ! -x build/tests/selfread ]; then
 	exit 1
 fi
 build/tests/selfread
+# The page's core type: CPUID.1AH's on each CPU of a hybrid part, 0 elsewhere (selftype.c).
+if have_pmu; then
+	build/tests/selftype
+fi

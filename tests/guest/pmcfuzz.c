@@ -75,6 +75,7 @@
 
 #include <linux/magic.h>
 #include <linux/pmcdrv.h>
+#include <pmcdrv/pmu.h>
 
 #include "pmcdev.h"
 
@@ -273,15 +274,15 @@ static const struct {
 	[K_INFO] = { "INFO", PMCDRV_IOC_INFO, sizeof(struct pmcdrv_info), 0 },
 	[K_CONFIG] = { "CONFIG", PMCDRV_IOC_CONFIG, sizeof(struct pmcdrv_config), 0 },
 	[K_ATTACH] = { "ATTACH", PMCDRV_IOC_ATTACH, sizeof(struct pmcdrv_attach), 0 },
-	[K_READ] = { "READ", PMCDRV_IOC_READ, sizeof(struct pmcdrv_read), 0 },
+	[K_READ] = { "READ", PMCDRV_IOC_READ, sizeof(struct pmcdrv_read_types), 0 },
 	[K_ENABLE] = { "ENABLE", PMCDRV_IOC_ENABLE, 0, 0 },
 	[K_DISABLE] = { "DISABLE", PMCDRV_IOC_DISABLE, 0, 0 },
 	[K_RESET] = { "RESET", PMCDRV_IOC_RESET, 0, 0 },
 	[K_APIVER] = { "API_VERSION", PMCDRV_IOC_API_VERSION, 0, 0 },
-	[K_RSELF] = { "READ_SELF", PMCDRV_IOC_READ_SELF, sizeof(struct pmcdrv_read), 0 },
+	[K_RSELF] = { "READ_SELF", PMCDRV_IOC_READ_SELF, sizeof(struct pmcdrv_read_types), 0 },
 	[K_SESSIONS] = { "SESSIONS", PMCDRV_IOC_SESSIONS, sizeof(struct pmcdrv_sessions), 0 },
 	[K_REVOKE] = { "REVOKE", PMCDRV_IOC_REVOKE, sizeof(struct pmcdrv_revoke), 0 },
-	[K_RCGROUP] = { "READ_CGROUP", PMCDRV_IOC_READ_CGROUP, sizeof(struct pmcdrv_read), 0 },
+	[K_RCGROUP] = { "READ_CGROUP", PMCDRV_IOC_READ_CGROUP, sizeof(struct pmcdrv_read_types), 0 },
 	[K_BAD] = { "BAD_COMMAND", 0, 0, 0 },
 	[K_MMAP] = { "mmap", 0, 0, 0 },
 };
@@ -894,11 +895,29 @@ static void check_info_out(struct fz *f, const struct pmcdrv_info *o)
 		     (unsigned long long)o->in_use_reserved);
 }
 
-static void check_read_out(struct fz *f, const struct pmcdrv_read *o)
+/*
+ * READ's reply, of a caller of @len bytes: the layout it was answered in
+ * (struct pmcdrv_read up to its size, else struct pmcdrv_read_types), and
+ * in the longer one the split by core type: at most four types, nothing
+ * past them, their times adding up to the session's.
+ */
+static void check_read_out(struct fz *f, const struct pmcdrv_read *o, size_t len)
 {
+	const struct pmcdrv_read_types *rt = (const struct pmcdrv_read_types *)o;
+	size_t want = len > sizeof(*o) ? sizeof(*rt) : sizeof(*o);
+	unsigned long long te = 0;
 	unsigned int i;
 
-	if (o->size != sizeof(*o) || !all_zero(o->reserved, sizeof(o->reserved)) || o->cgroup ||
+	if (want == sizeof(*rt) && len >= sizeof(*rt)) {
+		for (i = 0; i < rt->nr_types && i < PMCDRV_MAX_CORE_TYPES; i++)
+			te += rt->types[i].time_enabled;
+		if (rt->nr_types > PMCDRV_MAX_CORE_TYPES || rt->reserved ||
+		    !all_zero(&rt->types[i], (PMCDRV_MAX_CORE_TYPES - i) * sizeof(rt->types[0])) ||
+		    (rt->nr_types && te != o->time_enabled))
+			violation(f, "READ's split by core type malformed: nr_types %u, their time %llu of %llu",
+				  rt->nr_types, te, (unsigned long long)o->time_enabled);
+	}
+	if (o->size != want || !all_zero(o->reserved, sizeof(o->reserved)) || o->cgroup ||
 	    (o->flags & ~(0xfU | PMCDRV_READ_HW_FAULTS | PMCDRV_READ_MULTIPLEXED |
 			  PMCDRV_READ_CGROUP_REMOVED)) ||
 	    o->nr_events > PMCDRV_MAX_EVENTS ||
@@ -915,9 +934,9 @@ static void check_read_out(struct fz *f, const struct pmcdrv_read *o)
 }
 
 /* READ_SELF: READ's format, one task, always ATTACHED, nothing lost. */
-static void check_rself_out(struct fz *f, const struct pmcdrv_read *o)
+static void check_rself_out(struct fz *f, const struct pmcdrv_read *o, size_t len)
 {
-	check_read_out(f, o);
+	check_read_out(f, o, len);
 	if (o->nr_tasks != 1 || o->lost_tasks || !(o->flags & PMCDRV_READ_ATTACHED) ||
 	    (o->flags & ~(PMCDRV_READ_ENABLED | PMCDRV_READ_ATTACHED)))
 		violation(f, "READ_SELF output: nr_tasks %u (want 1) lost %llu flags %#x (want ATTACHED, maybe ENABLED)",
@@ -1056,7 +1075,7 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 		break;
 	case K_READ:
 	case K_RSELF:
-		ex.errs = eb(EBADFD);
+		ex.errs = eb(EBADFD) | eb(ENOMEM);	/* ENOMEM: the layout with the split */
 		if (k == K_RSELF)	/* untracked thread, CPU session */
 			ex.errs |= eb(ESRCH) | eb(EOPNOTSUPP) | eb(ENOMEM);
 		/* Garbage in the output-only fields; 'cgroup' is input (zero here). */
@@ -1067,7 +1086,7 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 	case K_RCGROUP:
 		/* Not known here whether the fd is a cgroup session, nor of how many. */
 		((struct pmcdrv_read *)buf)->cgroup = chance(f, 80) ? rn(f, 3) : rnd(f);
-		ex.errs = eb(EBADFD) | eb(EOPNOTSUPP) | eb(EINVAL);
+		ex.errs = eb(EBADFD) | eb(EOPNOTSUPP) | eb(EINVAL) | eb(ENOMEM);
 		if (m == M_FIELD)
 			for (len = 4; len < offsetof(struct pmcdrv_read, cgroup); len++)
 				buf[len] = (unsigned char)rnd(f);
@@ -1188,12 +1207,10 @@ static void op_struct_ioctl(struct fz *f, int fd, enum kind k)
 			  cmds[k].name, mut_names[m], ks, len);
 	if (k == K_INFO)
 		check_info_out(f, (struct pmcdrv_info *)f->arena);
-	else if (k == K_READ)
-		check_read_out(f, (struct pmcdrv_read *)f->arena);
+	else if (k == K_READ || k == K_RCGROUP)
+		check_read_out(f, (struct pmcdrv_read *)f->arena, len);
 	else if (k == K_RSELF)
-		check_rself_out(f, (struct pmcdrv_read *)f->arena);
-	else if (k == K_RCGROUP)
-		check_read_out(f, (struct pmcdrv_read *)f->arena);
+		check_rself_out(f, (struct pmcdrv_read *)f->arena, len);
 	else if (k == K_CONFIG && m != M_RANDOM)
 		check_config_out(f, (struct pmcdrv_config *)f->arena, &cin);
 }
@@ -1290,7 +1307,7 @@ static bool xread(struct fz *f, int fd, struct pmcdrv_read *r, const char *what)
 	r->size = sizeof(*r);
 	if (xio(f, fd, K_READ, r, (struct expect){ .ok = true }, what))
 		return false;
-	check_read_out(f, r);
+	check_read_out(f, r, sizeof(*r));
 	return true;
 }
 
@@ -1414,12 +1431,13 @@ static void check_page(struct fz *f, unsigned char *p, uint32_t nr_events, bool 
 	    !snap.nr_events || snap.nr_events > PMCDRV_SELF_MAX_EVENTS ||
 	    (nr_events && snap.nr_events != (nr_events < PMCDRV_SELF_MAX_EVENTS ?
 					     nr_events : PMCDRV_SELF_MAX_EVENTS)) ||
-	    snap.reserved0 ||
+	    (snap.core_type && snap.core_type != PMC_CORE_TYPE_CORE &&
+	     snap.core_type != PMC_CORE_TYPE_ATOM) ||
 	    snap.reserved ||
 	    snap.time_running != snap.time_enabled)
-		violation(f, "self page (%s): version %u (want %u) size %u (want %zu) flags %#x nr_events %u (want %u) reserved0 %u time %llu/%llu",
+		violation(f, "self page (%s): version %u (want %u) size %u (want %zu) flags %#x nr_events %u (want %u) core_type %#x time %llu/%llu",
 			  what, snap.version, PMCDRV_SELF_PAGE_VERSION, snap.size, sizeof(snap),
-			  snap.flags, snap.nr_events, nr_events, snap.reserved0,
+			  snap.flags, snap.nr_events, nr_events, snap.core_type,
 			  (unsigned long long)snap.time_enabled, (unsigned long long)snap.time_running);
 	for (i = 0; i < snap.nr_events && i < PMCDRV_SELF_MAX_EVENTS; i++) {
 		const struct pmcdrv_self_event *e = &snap.events[i];
@@ -1749,7 +1767,7 @@ static void *exiter_fn(void *arg)
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
 	if (!xio(f, x->fd, K_RSELF, &r, ex, "exiter, tracked"))
-		check_rself_out(f, &r);
+		check_rself_out(f, &r, sizeof(r));
 	spin(f);
 	return NULL;
 }
@@ -1851,7 +1869,7 @@ static void self_exact(struct fz *f, int fd, int stage, bool tracked, bool cpu, 
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
 	if (!xio(f, fd, K_RSELF, &r, ex, "lifecycle"))
-		check_rself_out(f, &r);
+		check_rself_out(f, &r, sizeof(r));
 	p = judge_mmap(f, fd, (size_t)page, PROT_READ, MAP_SHARED, 0, "lifecycle", ex);
 	if (!p)
 		return;
@@ -1978,7 +1996,7 @@ static void op_lifecycle(struct fz *f)
 		r2.cgroup = i;
 		if (!xio(f, fd, K_RCGROUP, &r2, !attached ? cg_badfd : t != T_CGROUP ? cg_notsup :
 			 i < a.nr_cgroups ? cg_ok : cg_inval, "lifecycle"))
-			check_read_out(f, &r2);
+			check_read_out(f, &r2, sizeof(r2));
 	}
 
 	for (i = 0; i < 3; i++) {

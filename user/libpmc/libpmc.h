@@ -165,6 +165,14 @@ void pmc_self_close(struct pmc_self *r);
 /* true when reads go through RDPMC and the page, false for the ioctl fallback */
 bool pmc_self_fast(const struct pmc_self *r);
 /*
+ * On a hybrid CPU, the core type (PMC_CORE_TYPE_CORE, PMC_CORE_TYPE_ATOM)
+ * of the CPU the calling thread counts on now: the page's word, written
+ * as the thread starts counting on a CPU; through the ioctl fallback, or
+ * from a module before the word, CPUID's answer where the thread runs
+ * (pmc_cpuid_core_type()).  0 where the CPU is not hybrid.
+ */
+unsigned int pmc_self_core_type(const struct pmc_self *r);
+/*
  * The first @n values in the order of the session's events, and the
  * times (either pointer may be NULL).  Values never decrease between
  * reads of one reader.  Both are live, except the times through the page

@@ -429,7 +429,13 @@ struct pmcdrv_self_page {
 	__u32 seq;			/* update count (perf's 'lock') */
 	__u32 flags;			/* PMCDRV_SELF_* */
 	__u32 nr_events;		/* as configured */
-	__u32 reserved0;
+	/*
+	 * A hybrid CPU: the core type (CPUID.1AH:EAX[31:24], 0x40 a P-core,
+	 * 0x20 an E-core) of the CPU the thread counts on, written as it
+	 * starts counting there; 0 elsewhere, and from a module before it
+	 * (it was reserved0).  Read it between the two reads of seq.
+	 */
+	__u32 core_type;
 	__u64 time_enabled;		/* ns the thread counted, at the last update */
 	__u64 time_running;		/* = time_enabled: no multiplexing */
 	/* Read only with PMCDRV_SELF_TIME_TSC (kernels before it: 0) */
