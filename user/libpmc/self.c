@@ -211,6 +211,13 @@ void pmc_self_close(struct pmc_self *r)
 	munmap(r, page_size);
 }
 
+unsigned int pmc_self_core_type(const struct pmc_self *r)
+{
+	unsigned int t = r->mode == PMC_SELF_RDPMC ? PMC_READ_ONCE(r->pg->core_type) : 0;
+
+	return t ? t : pmc_cpuid_core_type();
+}
+
 bool pmc_self_fast(const struct pmc_self *r)
 {
 	return r->mode == PMC_SELF_RDPMC;
@@ -325,13 +332,6 @@ static __attribute__((noinline)) int read_page_times(const struct pmc_self *r,
  * kernel updates the page only on this thread's CPU while the thread is
  * not running user code, so no CPU barrier is needed.
  */
-unsigned int pmc_self_core_type(const struct pmc_self *r)
-{
-	unsigned int t = r->mode == PMC_SELF_RDPMC ? PMC_READ_ONCE(r->pg->core_type) : 0;
-
-	return t ? t : pmc_cpuid_core_type();
-}
-
 int pmc_self_read(struct pmc_self *r, uint64_t *vals, unsigned int n, uint64_t *time_enabled,
 		  uint64_t *time_running)
 {

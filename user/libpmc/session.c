@@ -239,15 +239,6 @@ int pmc_session_reset(struct pmc_session *s)
 	return simple_ioctl(s, PMCDRV_IOC_RESET);
 }
 
-/* Without multiplexing, or from a module before times[], each event's times are the session's. */
-static void times_from_session(struct pmcdrv_read *r)
-{
-	for (unsigned int i = 0; i < r->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
-		r->times[i].time_enabled = r->time_enabled;
-		r->times[i].time_running = r->time_running;
-	}
-}
-
 /*
  * READ, READ_SELF or READ_CGROUP (of cgroup number @cgroup) in the VER1 layout.  A module older than it writes the
  * first layout (its size in r->size) and no times[]: without multiplexing
@@ -256,7 +247,7 @@ static void times_from_session(struct pmcdrv_read *r)
 static int read_ioctl(struct pmc_session *s, unsigned long cmd, uint64_t cgroup,
 		      struct pmcdrv_read *r)
 {
-	unsigned int n = s->configured ? s->cfg.nr_events : s->nr_read;
+	unsigned int i, n = s->configured ? s->cfg.nr_events : s->nr_read;
 	/*
 	 * Ask for what carries news: without multiplexing each event's times
 	 * are the session's, so a session of up to 16 events asks the first
@@ -285,8 +276,12 @@ again:
 		asked = PMCDRV_READ_SIZE_VER1;
 		goto again;
 	}
-	if (asked < PMCDRV_READ_SIZE_VER1 || r->size < PMCDRV_READ_SIZE_VER1)
-		times_from_session(r);
+	if (asked < PMCDRV_READ_SIZE_VER1 || r->size < PMCDRV_READ_SIZE_VER1) {
+		for (i = 0; i < r->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+			r->times[i].time_enabled = r->time_enabled;
+			r->times[i].time_running = r->time_running;
+		}
+	}
 	return 0;
 }
 
@@ -324,8 +319,13 @@ int pmc_session_read_types(struct pmc_session *s, struct pmcdrv_read_types *rt)
 	/* A module older than the split answers VER1, or VER0 before that. */
 	if (rt->read.size < PMCDRV_READ_SIZE_VER2)
 		rt->nr_types = 0;
-	if (rt->read.size < PMCDRV_READ_SIZE_VER1)
-		times_from_session(&rt->read);
+	/* As read_ioctl(), whose loop stays its own: its instructions are the region cost's. */
+	if (rt->read.size < PMCDRV_READ_SIZE_VER1) {
+		for (unsigned int i = 0; i < rt->read.nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+			rt->read.times[i].time_enabled = rt->read.time_enabled;
+			rt->read.times[i].time_running = rt->read.time_running;
+		}
+	}
 	return 0;
 }
 
