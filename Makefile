@@ -51,7 +51,8 @@ INTERVAL_SRCS	:= user/pmcctl/interval.c user/pmcctl/count.c user/pmcctl/builtin-
 UNIT_SRCS	:= $(wildcard tests/unit/*.c tests/lib/*.c)
 # tests/guest/rankloop.c is an MPI program: MPICH's compiler wrapper builds it (MPICC).
 GUEST_C_SRCS	:= $(filter-out tests/guest/rankloop.c,$(wildcard tests/guest/*.c))
-GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS)) $(B)/tests/rankloop
+GUEST_BINS	:= $(patsubst tests/guest/%.c,$(B)/tests/%,$(GUEST_C_SRCS)) $(B)/tests/rankloop \
+		   $(B)/tests/oldabi
 MPICC		?= mpicc.mpich
 PROG_SRCS	:= $(wildcard tests/progs/*.S)
 PROG_BINS	:= $(patsubst tests/progs/%.S,$(B)/progs/%,$(PROG_SRCS))
@@ -242,6 +243,13 @@ $(B)/tests/%: tests/guest/%.c $(B)/libpmc.a
 
 # The MPI program of tests/guest/*-mpi.sh: linked against MPICH's libmpich.so.12,
 # which the guest's base image carries (tests/vm/run).
+# A binary of an older ABI: built against the copy of an older UAPI header
+# alone (tests/abi/README.md), never include/uapi.
+$(B)/tests/oldabi: tests/abi/oldabi.c tests/abi/pre-hybrid/linux/pmcdrv.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -g $(WARNINGS) $(if $(filter 1,$(WERROR)),-Werror) -D_GNU_SOURCE \
+		-Itests/abi/pre-hybrid $(CFLAGS) -o $@ $<
+
 $(B)/tests/rankloop: tests/guest/rankloop.c $(B)/libpmc.a
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(B)/libpmc.a $(LIBPMC_LIBS)

@@ -222,6 +222,20 @@ for i in $(seq "$cycles"); do
 done
 expect_eq "$cycles load/unload cycles with a session each" "$ok" "$cycles"
 
+# A binary built against an older UAPI header (tests/abi/README.md): its raw
+# ioctls count as they did, READ answering the old struct's size.
+if have_pmu; then
+	out=$(build/tests/oldabi $loop "$(n 1000000)" 2>&1)
+	expect_eq "oldabi (built against the pre-hybrid header): instructions:u exactly 2N+103" \
+		"$(awk '$1 == "instructions:u" { print $2 }' <<<"$out")" $((2 * 1000000 + 103))
+	expect_eq "oldabi: READ answered the old struct's size" \
+		"$(awk '$1 == "read-size" { print $2 }' <<<"$out")" 832
+else
+	out=$(build/tests/oldabi true 2>&1)
+	check "oldabi without a PMU: CONFIG of hardware events refused, named ($out)" \
+		grep -q "CONFIG: No such device" <<<"$out"
+fi
+
 # An open, attached session pins the module.
 sleep 5 &
 sl=$!
