@@ -418,8 +418,17 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 		if (err == PMC_EVENT_OK && !(pm->fixed_mask & (1U << (s->umask - 1))))
 			err = PMC_EVENT_NO_FIXED_COUNTER;
 	}
-	/* A hybrid part counts what means the same on every core type. */
-	if (err == PMC_EVENT_OK && pm->hybrid && !pmc_event_architectural(s))
+	/*
+	 * A hybrid part counts an event on every core type only when it means
+	 * the same on each (an architectural one); a model event names the
+	 * core type it is of.
+	 */
+	if (err == PMC_EVENT_OK && s->core_type && s->core_type != PMC_CORE_TYPE_ATOM &&
+	    s->core_type != PMC_CORE_TYPE_CORE)
+		err = PMC_EVENT_BAD_CORE_TYPE;
+	if (err == PMC_EVENT_OK && s->core_type && !pm->hybrid)
+		err = PMC_EVENT_NOT_HYBRID;
+	if (err == PMC_EVENT_OK && pm->hybrid && !s->core_type && !pmc_event_architectural(s))
 		err = PMC_EVENT_HYBRID_NOT_ARCH;
 	if (why)
 		*why = err;
@@ -432,6 +441,7 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 	case PMC_EVENT_NO_FIXED_COUNTER:
 	case PMC_EVENT_NO_TD_METRIC:
 	case PMC_EVENT_HYBRID_NOT_ARCH:
+	case PMC_EVENT_NOT_HYBRID:
 		return -EOPNOTSUPP;
 	default:
 		return -EINVAL;
@@ -476,7 +486,11 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 	case PMC_EVENT_NO_TD_METRIC:
 		return "this CPU has no such topdown metric (no PERF_METRICS, or level 1 only)";
 	case PMC_EVENT_HYBRID_NOT_ARCH:
-		return "hybrid CPU: architectural events only (others differ by core type)";
+		return "hybrid CPU: a model event names its core type (cpu_core/EV/, cpu_atom/EV/)";
+	case PMC_EVENT_BAD_CORE_TYPE:
+		return "core type must be 0 (every type), 0x20 (cpu_atom) or 0x40 (cpu_core)";
+	case PMC_EVENT_NOT_HYBRID:
+		return "this CPU is not hybrid: it has no core types (drop cpu_core/ or cpu_atom/)";
 	}
 	return "unknown event error";
 }
@@ -487,6 +501,7 @@ void pmc_event_to_spec(const struct pmcdrv_event *ev, struct pmc_event_spec *spe
 	spec->umask = ev->umask;
 	spec->cmask = ev->cmask;
 	spec->flags = ev->flags;
+	spec->core_type = ev->core_type;
 }
 
 int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmon *pm,
@@ -495,10 +510,13 @@ int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmo
 	struct pmc_event_spec spec;
 	enum pmc_event_err err = PMC_EVENT_OK;
 
-	if (ev->reserved || ev->reserved1) {
+	if (ev->reserved1) {
 		err = PMC_EVENT_RESERVED;
+	} else if (ev->core_type && ev->core_type != PMCDRV_CORE_TYPE_ATOM &&
+		   ev->core_type != PMCDRV_CORE_TYPE_CORE) {
+		err = PMC_EVENT_BAD_CORE_TYPE;
 	} else if (ev->type == PMCDRV_EVENT_SW) {
-		if (ev->flags || ev->event || ev->umask || ev->cmask || ev->extra)
+		if (ev->flags || ev->event || ev->umask || ev->cmask || ev->extra || ev->core_type)
 			err = PMC_EVENT_SW_FIELDS;
 		else if (ev->sw_id < PMCDRV_SW_TASK_CLOCK || ev->sw_id > PMCDRV_SW_CPU_MIGRATIONS)
 			err = PMC_EVENT_BAD_SW_ID;
@@ -669,6 +687,14 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 	 * its counter: what does not fit at once takes turns (pmc_mux_step).
 	 */
 	if (pmc_assign_counters(specs, nhw, pm, usable, idx)) {
+		/* A core type's program is a single one (pmc_prog_for_core_type()). */
+		for (i = 0; i < cfg->nr_events; i++) {
+			if (cfg->events[i].type == PMCDRV_EVENT_HW && cfg->events[i].core_type) {
+				v->err = PMC_CONFIG_TYPED_MUX;
+				v->bad_index = i;
+				return -EOPNOTSUPP;
+			}
+		}
 		v->mux = true;
 		return 0;
 	}
@@ -712,6 +738,8 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 		return "mux_interval_ns must be 0 (default) or 1 ms..1 s";
 	case PMC_CONFIG_TD_NEEDS_SLOTS:
 		return "a topdown metric needs topdown-slots in its group, with the same modes";
+	case PMC_CONFIG_TYPED_MUX:
+		return "events naming a core type are not multiplexed: no more than the counters";
 	}
 	return "unknown configuration error";
 }
@@ -841,6 +869,29 @@ void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned
 		}
 	}
 	p->nr = i;
+}
+
+unsigned int pmc_prog_for_core_type(const struct pmc_prog *base, const struct pmc_event_spec *specs,
+				    u32 core_type, struct pmc_prog *out)
+{
+	unsigned int i, fx, off = 0;
+
+	*out = *base;
+	for (i = 0; i < base->nr; i++) {
+		if (!specs[i].core_type || specs[i].core_type == core_type)
+			continue;
+		off++;
+		if (base->idx[i] >= PMC_TD_IDX_BASE)
+			continue;	/* never: no PERF_METRICS on a hybrid part (hw.c) */
+		if (base->idx[i] >= PMC_GLOBAL_FIXED_SHIFT) {
+			fx = base->idx[i] - PMC_GLOBAL_FIXED_SHIFT;
+			fx *= PMC_FIXED_CTRL_FIELD_BITS;
+			out->fixed_ctrl &= ~(PMC_FIXED_CTRL_FIELD << fx);
+		} else {
+			out->evtsel[i] &= ~PMC_EVTSEL_EN;
+		}
+	}
+	return off;
 }
 
 bool pmc_prog_handover(const struct pmc_prog *from, const struct pmc_prog *to)

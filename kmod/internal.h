@@ -54,6 +54,19 @@ struct pmcd_mux {
 };
 
 /*
+ * A hybrid part's session whose events name core types (perf's cpu_core/
+ * and cpu_atom/): the program of each core type they name, and of every
+ * other type (prog[nr]), each the session's own with the counters of the
+ * other types' events held still (pmc_prog_for_core_type()).  Built at
+ * CONFIG, read-only afterwards; pmcd_session_prog() picks a CPU's.
+ */
+struct pmcd_typed {
+	unsigned int nr;
+	u8 core_type[PMCDRV_MAX_CORE_TYPES];
+	struct pmc_prog prog[PMCDRV_MAX_CORE_TYPES + 1];
+};
+
+/*
  * A cgroup session's cgroups (cgroup.c), each with its own counts: what
  * the session counted while a task of it (or of its subtree) ran.  Set
  * before ATTACH starts the session, freed after it stopped for good.
@@ -94,6 +107,7 @@ struct pmcd_session {
 	struct pmcdrv_event events[PMCDRV_MAX_EVENTS];
 	s8 hw_slot[PMCDRV_MAX_EVENTS];	/* event -> prog slot, -1 for software */
 	struct pmc_prog prog;
+	struct pmcd_typed *typed;	/* NULL: every event counts on every core type */
 	atomic64_t hw_vals[PMCDRV_MAX_EVENTS];
 	atomic64_t time_enabled;	/* ns counted on a CPU while enabled */
 	struct pmcd_mux *mux;		/* NULL: every event fits the counters at once */
@@ -172,6 +186,7 @@ static inline void pmcd_session_release(struct kref *ref)
 	struct pmcd_session *s = container_of(ref, struct pmcd_session, ref);
 
 	kvfree(s->mux);
+	kfree(s->typed);
 	put_pid(s->opener);
 	kfree(s);
 }
@@ -179,6 +194,20 @@ static inline void pmcd_session_release(struct kref *ref)
 static inline void pmcd_session_put(struct pmcd_session *s)
 {
 	kref_put(&s->ref, pmcd_session_release);
+}
+
+/* The program of @s that runs on @pc's CPU: its own, or its core type's. */
+static inline const struct pmc_prog *pmcd_session_prog(const struct pmcd_session *s,
+						       const struct pmcd_cpu *pc)
+{
+	const struct pmcd_typed *t = s->typed;
+	unsigned int k;
+
+	if (likely(!t))
+		return &s->prog;
+	for (k = 0; k < t->nr && t->core_type[k] != pc->core_type; k++)
+		;
+	return &t->prog[k];
 }
 
 /* Calls on a session: EOWNERDEAD once revoked, EBADFD before CONFIG.  s->lock held. */

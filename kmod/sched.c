@@ -225,7 +225,7 @@ void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 		hrtimer_start(&pc->mux_timer, ns_to_ktime(left ? left : s->mux->interval_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	} else {
-		pc->prog = &s->prog;
+		pc->prog = pmcd_session_prog(s, pc);
 		pc->map = NULL;
 	}
 	if (pc->prog->nr) {
@@ -342,7 +342,7 @@ static void pmcd_cpu_hand_over(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
 	pc->active = ctx;
 	pc->sess = ctx->sess;
 	cpumask_set_cpu(cpu, &ctx->sess->loaded);
-	pc->prog = &ctx->sess->prog;
+	pc->prog = pmcd_session_prog(ctx->sess, pc);
 	pc->map = NULL;
 	pmcd_hw_handover(ctx->sess->id);
 	/* pc->last and pc->t_last are where the fold left them: from here. */
@@ -363,7 +363,8 @@ static bool pmcd_cpu_may_hand_over(const struct pmcd_cpu *pc, const struct pmcd_
 	const struct pmcd_session *from = pc->sess, *to = ctx->sess;
 
 	return !rdpmc && !from->mux && !to->mux && !pc->suspended && !pc->offline &&
-	       from->prog.nr && pmcd_ctx_counts(ctx) && pmc_prog_handover(&from->prog, &to->prog);
+	       from->prog.nr && pmcd_ctx_counts(ctx) &&
+	       pmc_prog_handover(pc->prog, pmcd_session_prog(to, pc));
 }
 
 /* ---- tracepoint probes ------------------------------------------------------ */

@@ -498,6 +498,30 @@ static int pmcd_mux_build(struct pmcd_session *s, const struct pmcdrv_config *cf
 	return 0;
 }
 
+/*
+ * The programs of a session whose events name core types: one per type
+ * named, in the order first named, then one for every other type
+ * (pmcd_session_prog()).  The core types are checked: CONFIG refuses them
+ * together with multiplexing (pmc_config_check()).
+ */
+static void pmcd_typed_build(struct pmcd_typed *t, const struct pmc_prog *base,
+			     const struct pmc_event_spec *specs, unsigned int nhw)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < nhw; i++) {
+		if (!specs[i].core_type)
+			continue;
+		for (k = 0; k < t->nr && t->core_type[k] != specs[i].core_type; k++)
+			;
+		if (k == t->nr && t->nr < PMCDRV_MAX_CORE_TYPES)
+			t->core_type[t->nr++] = specs[i].core_type;
+	}
+	for (k = 0; k < t->nr; k++)
+		pmc_prog_for_core_type(base, specs, t->core_type[k], &t->prog[k]);
+	pmc_prog_for_core_type(base, specs, 0, &t->prog[t->nr]);
+}
+
 int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 			int (*publish)(const struct pmcdrv_config *cfg, void *arg), void *arg)
 {
@@ -559,14 +583,25 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		if (err)
 			goto out_forget;
 	}
+	for (i = 0; i < nhw && !w->specs[i].core_type; i++)
+		;
+	if (i < nhw) {
+		/* Events that name core types: a program per type (pmcd_typed_build()). */
+		s->typed = kzalloc(sizeof(*s->typed), GFP_KERNEL);
+		err = -ENOMEM;
+		if (!s->typed)
+			goto out_free_mux;
+	}
 	/* The caller learns the result before the session keeps it: all or nothing. */
 	err = publish(cfg, arg);
 	if (err)
-		goto out_free_mux;
+		goto out_free_typed;
 	if (!v.mux) {
 		pmc_prog_build(w->specs, w->idx, nhw, &pmcd_caps->cpu.pm,
 			       pmcd_caps->flags & PMCDRV_INFO_FW_WRITE, &s->prog);
 		s->prog.extra = xp;
+		if (s->typed)
+			pmcd_typed_build(s->typed, &s->prog, w->specs, nhw);
 	}
 	memcpy(s->events, cfg->events, sizeof(s->events));
 	s->nr_events = cfg->nr_events;
@@ -581,6 +616,9 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	kfree(w);
 	return 0;
 
+out_free_typed:
+	kfree(s->typed);
+	s->typed = NULL;
 out_free_mux:
 	kvfree(s->mux);
 	s->mux = NULL;

@@ -335,6 +335,7 @@ struct pmc_event_spec {
 	u32 umask;	/* 0..0xff */
 	u32 cmask;	/* counter mask, 0..0xff */
 	u32 flags;	/* PMC_EVF_* */
+	u32 core_type;	/* hybrid: counts on this core type only (PMC_CORE_TYPE_*); 0: on all */
 };
 
 enum pmc_event_err {
@@ -355,7 +356,9 @@ enum pmc_event_err {
 	PMC_EVENT_FIXED_ONLY_MODIFIERS,	/* cmask/inv/edge/no-fixed on a fixed-only event */
 	PMC_EVENT_NO_FIXED_COUNTER,	/* fixed-only event, its fixed counter does not exist */
 	PMC_EVENT_NO_TD_METRIC,		/* topdown metric this CPU's PERF_METRICS lacks */
-	PMC_EVENT_HYBRID_NOT_ARCH,	/* hybrid part: not an architectural event */
+	PMC_EVENT_HYBRID_NOT_ARCH,	/* hybrid part: a model event without its core type */
+	PMC_EVENT_BAD_CORE_TYPE,	/* core_type neither 0 nor a PMC_CORE_TYPE_* */
+	PMC_EVENT_NOT_HYBRID,		/* core_type set on a CPU that is not hybrid */
 };
 
 int pmc_event_check(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm,
@@ -415,6 +418,7 @@ enum pmc_config_err {
 	PMC_CONFIG_EXTRA_CONFLICT,	/* events[bad_index]: 2 values in a register, one group */
 	PMC_CONFIG_BAD_MUX_INTERVAL,	/* mux_interval_ns out of bounds */
 	PMC_CONFIG_TD_NEEDS_SLOTS,	/* events[bad_index]: metric without slots in its group */
+	PMC_CONFIG_TYPED_MUX,		/* events[bad_index] names a core type; they multiplex */
 };
 
 struct pmc_config_verdict {
@@ -583,6 +587,17 @@ void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned
  * counts in the kernel between a fold of @from and the first count of @to.
  */
 bool pmc_prog_handover(const struct pmc_prog *from, const struct pmc_prog *to);
+
+/*
+ * @base as it runs on a CPU of core type @core_type (PMC_CORE_TYPE_*) of a
+ * hybrid part: the counter of an event that names another core type
+ * (@specs[i], the event on @base's counter i) is written as in @base but
+ * not enabled (no EVTSEL.EN, a zero FIXED_CTR_CTRL field), so it holds
+ * still there.  Every other field is @base's.  Returns how many counters
+ * were so disabled.
+ */
+unsigned int pmc_prog_for_core_type(const struct pmc_prog *base, const struct pmc_event_spec *specs,
+				    u32 core_type, struct pmc_prog *out);
 
 /* ---- Counter arithmetic ------------------------------------------------ */
 /* Increment of a @width-bit counter from @prev to @now, wrap-safe for any width 1..64. */

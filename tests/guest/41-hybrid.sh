@@ -14,7 +14,11 @@
 #     type's 0) and adding up exactly to the sum when it moved, never scaled
 #     (each type's cycles are that type's CPI times its instructions);
 #     --cputype, --hybrid-merge, CSV and JSON
-#   - a model-specific event is refused, naming why (pmcctl and the ioctl)
+#   - events of one core type (cpu_core/EVENT/, cpu_atom/EVENT/, named from
+#     the kernel's data per type): exact on their type, 0 on the other,
+#     adding up to the sum when the task moved, with their share of the
+#     time; more than the counters refused (not multiplexed)
+#   - a model-specific event without a core type is refused, naming why
 #   - stat -a -A: each CPU's row at its own type's ratio; the MSR device's
 #     one-CPU count on each type, naming the core type
 #   - regions and the self-read page (RDPMC) on each core type
@@ -177,13 +181,83 @@ for c in 0 1; do
 	check "--msr on CPU $c: names its core type" \
 		grep -q "CPU $c is $([ $c = 0 ] && echo 'a P-core (Intel Core)' || echo 'an E-core (Intel Atom)') of a hybrid CPU" <<<"$out"
 done
+# An event of one core type on the MSR path: counted on a CPU of that type, refused on another.
+out=$(taskset -c 0 pmcctl run --msr -x, -e cpu_core/INST_RETIRED.ANY_P/:u -- $loop "$(n $N)" 2>&1 >/dev/null)
+i=$(val cpu_core/INST_RETIRED.ANY_P/:u <<<"$out")
+check "--msr on CPU 0: cpu_core/INST_RETIRED.ANY_P/:u counted there ($i >= $want)" test "${i:-0}" -ge "$want"
+out=$(taskset -c 1 pmcctl run --msr -e cpu_core/INST_RETIRED.ANY_P/:u -- true 2>&1)
+check "--msr on CPU 1 (an E-core): cpu_core/ refused, naming the fix" grep -q "give -C a CPU of that type" <<<"$out"
 [ "$had_msr" = 1 ] || rmmod msr
 
-# ---- model-specific events are refused, saying why ---------------------------------
+# ---- events of one core type: cpu_core/EVENT/ and cpu_atom/EVENT/ -----------------------
+# Each counts on CPUs of its type alone (on the other its counter is written
+# but not enabled); its row is raw, with the share of the time on its type.
+# INST_RETIRED.ANY_P (0xc0 on a GP counter) by its name in the kernel's data
+# for each type, beside perf's split of instructions:u.
+tev="cpu_core/INST_RETIRED.ANY_P/:u,cpu_atom/INST_RETIRED.ANY_P/:u,cpu_core/instructions/:u"
+for c in 0 1; do
+	me=$([ $c = 0 ] && echo cpu_core || echo cpu_atom)
+	other=$([ $c = 0 ] && echo cpu_atom || echo cpu_core)
+	out=$(taskset -c $c pmcctl run -x, -e "$tev" -- $loop "$(n $N)" 2>&1 >/dev/null)
+	expect_eq "pinned to CPU $c: $me/INST_RETIRED.ANY_P/:u exactly 2N+103" \
+		"$(val "$me/INST_RETIRED.ANY_P/:u" <<<"$out")" "$want"
+	expect_eq "pinned to CPU $c: $other/INST_RETIRED.ANY_P/:u 0 (it does not count there)" \
+		"$(val "$other/INST_RETIRED.ANY_P/:u" <<<"$out")" 0
+	expect_eq "pinned to CPU $c: cpu_core/instructions/:u (fixed counter 0) $([ $c = 0 ] && echo 2N+103 || echo 0)" \
+		"$(val "cpu_core/instructions/:u" <<<"$out")" $((c == 0 ? want : 0))
+	pct=$(awk -F, -v e="$other/INST_RETIRED.ANY_P/:u" '$3 == e { print $5 }' <<<"$out")
+	expect_eq "pinned to CPU $c: $other's row ran 0% of the time (CSV's percentage)" "$pct" "0.00"
+	check "pinned to CPU $c: one row per typed event (not split again)" \
+		test "$(grep -c 'INST_RETIRED' <<<"$out")" = 2
+done
+pmcctl run -x, -e "$tev,instructions:u" -o /tmp/hyb -- $loop "$big" &
+moves=$(shuttle $!)
+tc=$(val "cpu_core/INST_RETIRED.ANY_P/:u" </tmp/hyb) ta=$(val "cpu_atom/INST_RETIRED.ANY_P/:u" </tmp/hyb)
+expect_eq "moved ($moves moves): cpu_core/INST_RETIRED.ANY_P/ = the P-core's share of instructions:u" \
+	"$tc" "$(tval cpu_core instructions:u </tmp/hyb)"
+expect_eq "moved: cpu_atom/INST_RETIRED.ANY_P/ = the E-core's share" "$ta" "$(tval cpu_atom instructions:u </tmp/hyb)"
+expect_eq "moved: the two add up to 2N+103 exactly (raw, not scaled)" $((tc + ta)) $((2 * 10#$big + 103))
+expect_eq "moved: cpu_core/instructions/ (fixed) = cpu_core/INST_RETIRED.ANY_P/ (GP)" \
+	"$(val "cpu_core/instructions/:u" </tmp/hyb)" "$tc"
+pc=$(awk -F, '$3 == "cpu_core/INST_RETIRED.ANY_P/:u" { print $5 }' </tmp/hyb)
+pa=$(awk -F, '$3 == "cpu_atom/INST_RETIRED.ANY_P/:u" { print $5 }' </tmp/hyb)
+check "moved: each typed row reports its share of the time ($pc% + $pa% = 100%)" \
+	awk -v a="$pc" -v b="$pa" 'BEGIN { d = a + b - 100; exit !(a > 0 && b > 0 && d < 0.02 && d > -0.02) }'
+out=$(pmcctl run -e "$tev" -- $loop "$big" 2>&1 >/dev/null &
+      shuttle $! >/dev/null; wait)
+check "text: a typed row says its share of the time on its type" \
+	grep -qE 'cpu_atom/INST_RETIRED.ANY_P/:u +\([0-9.]+% of the time on cpu_atom\)' <<<"$out"
+# A model event whose encoding differs by type (the emulator counts it 0):
+# each type's from the kernel's data, accepted and counted on its type.
+out=$(pmcctl run -x, -e cpu_core/BR_INST_RETIRED.COND/:u,cpu_atom/BR_INST_RETIRED.COND/:u -- true 2>&1 >/dev/null)
+check "cpu_core/ and cpu_atom/BR_INST_RETIRED.COND/ (0x11c4, 0x7ec4): counted" test $? = 0
+out=$(pmcctl list --json | jq -r '.kernel.events[] | select(.name == "BR_INST_RETIRED.COND") | "\(.pmu)=\(.code)"' | sort | tr '\n' ' ')
+expect_eq "list: BR_INST_RETIRED.COND is encoded per type" "$out" "cpu_atom=0x7ec4 cpu_core=0x11c4 "
+out=$(pmcctl run -e cpu_core/TOPDOWN_BE_BOUND.REORDER_BUFFER/ -- true 2>&1)
+check "an E-core event asked of the P-cores is refused, naming them" grep -q "P-cores (cpu_core)" <<<"$out"
+out=$(pmcctl run -e cpu_core/task-clock/ -- true 2>&1)
+check "cpu_core/task-clock/: refused (software events count on every type)" grep -q "software event" <<<"$out"
+ev7="cpu_core/INST_RETIRED.ANY_P/:u"
+for i in 1 2 3 4 5 6 7; do ev7="$ev7,cpu_core/INST_RETIRED.ANY_P/:u"; done
+out=$(pmcctl run -e "$ev7" -- true 2>&1)
+check "8 typed events on 6 GP and fixed counter 0: refused (not multiplexed), saying so" \
+	grep -q "not multiplexed" <<<"$out"
+
+# A binary built against the header before the split (tests/abi/README.md):
+# the one sum, exact, wherever the task ran.
+build/tests/oldabi $loop "$big" >/tmp/old &
+moves=$(shuttle $!)
+expect_eq "oldabi (pre-hybrid header), moved ($moves moves): instructions:u exactly 2N+103" \
+	"$(awk '$1 == "instructions:u" { print $2 }' /tmp/old)" $((2 * 10#$big + 103))
+expect_eq "oldabi: READ answered the old struct's size" "$(awk '$1 == "read-size" { print $2 }' /tmp/old)" 832
+
+# ---- model-specific events without a core type are refused, saying why -------------
 out=$(pmcctl run -e r02c2:u -- true 2>&1)
 rc=$?
 check "a model-specific event (r02c2) is refused" test "$rc" -ne 0
-check "... naming the hybrid CPU" grep -q "hybrid CPU: architectural events only" <<<"$out"
+check "... naming the fix: its core type" grep -q "a model event names its core type (cpu_core/EV/" <<<"$out"
+out=$(pmcctl run -e cpu_core/event=0xc2,umask=0x2/:u -- true 2>&1 >/dev/null)
+check "cpu_core/event=0xc2,umask=0x2/ (the same event of the P-core): counted" test $? = 0
 out=$(pmcctl run -e r01c0:u -- true 2>&1)
 check "instructions with another umask (r01c0) is refused" grep -q "hybrid" <<<"$out"
 out=$(pmcctl run -e r10000c0:u -- true 2>&1)	# cmask 1

@@ -133,7 +133,7 @@ static void test_config(void)
 		case 8: c.events[0].type = 7; break;
 		case 9: c.events[0].sw_id = 99; break;
 		case 10: c.events[0].event = 0xc0; break;
-		case 11: c.events[0].reserved = 1; break;
+		case 11: c.events[0].core_type = 1; break;
 		case 12: c.events[0] = hw_event(0x100, 0, PMCDRV_EVF_USER); break;
 		case 13: c.events[0] = hw_event(0xc0, 0x100, PMCDRV_EVF_USER); break;
 		case 14: c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER); c.events[0].cmask = 256; break;
@@ -210,6 +210,17 @@ static void test_config(void)
 			c.events[i] = hw_event(0xd1, (uint32_t)i + 1, PMCDRV_EVF_USER);
 		e = config_errno(&c);
 		CHECK(&st, e == 0, "config: more events than counters -> they multiplex", "errno %d", e);
+		/* A core type (perf's cpu_core/): on a CPU that is not hybrid, EOPNOTSUPP. */
+		c = pmcdev_task_clock_config();
+		c.events[0] = hw_event(0xc0, 0x00, PMCDRV_EVF_USER);
+		c.events[0].core_type = PMCDRV_CORE_TYPE_CORE;
+		e = config_errno(&c);
+		CHECK(&st, e == ((info.flags & PMCDRV_INFO_HYBRID) ? 0 : EOPNOTSUPP),
+		      "config: a core type -> EOPNOTSUPP where the CPU is not hybrid, else ok",
+		      "errno %d", e);
+		c.events[0].core_type = 0x30;	/* CPUID.1AH reserves it */
+		e = config_errno(&c);
+		CHECK(&st, e == EINVAL, "config: core type 0x30 -> EINVAL", "errno %d", e);
 		/* An architectural event this CPU marks unavailable, if there is one. */
 		for (i = 0; i < PMC_ARCH_NR_EVENTS && i < (int)info.events_len; i++) {
 			if (info.events_avail & (1U << i))

@@ -638,7 +638,12 @@ static struct expect config_defect(struct fz *f, struct pmcdrv_config *c, bool r
 	ex.why = "bad event field";
 	switch (rn(f, 11)) {
 	case 0: e->type = chance(f, 50) ? 0 : 3 + rn(f, 1000); break;
-	case 1: e->reserved = 1 + rn(f, 1000); break;
+	case 1:
+		/* a core type other than 0, 0x20 (Atom) and 0x40 (Core) */
+		e->core_type = 1 + rn(f, 1000);
+		if (e->core_type == PMCDRV_CORE_TYPE_ATOM || e->core_type == PMCDRV_CORE_TYPE_CORE)
+			e->core_type++;
+		break;
 	case 2:
 		memset(e, 0, sizeof(*e));
 		e->type = PMCDRV_EVENT_SW;

@@ -66,7 +66,7 @@ static void check_event(unsigned int line, const char *what, const struct pmc_ev
 	check_at(ev->cmask == w->cmask, line, "%s: cmask 0x%x, want 0x%x", what, ev->cmask, w->cmask);
 	check_at(ev->sw_id == w->sw_id, line, "%s: sw_id %u, want %u", what, ev->sw_id, w->sw_id);
 	check_at(ev->counter == 0, line, "%s: counter %u, want 0", what, ev->counter);
-	check_at(ev->reserved == 0, line, "%s: reserved %u, want 0", what, ev->reserved);
+	check_at(ev->core_type == 0, line, "%s: core_type %u, want 0", what, ev->core_type);
 }
 
 /* ---- accepted single terms ------------------------------------------------ */
@@ -338,6 +338,65 @@ static void test_limit(void)
 	CU_ASSERT_EQUAL(l.n, PMCDRV_MAX_EVENTS);
 }
 
+/*
+ * perf's PMU prefixes of a hybrid part: cpu_core/.../ and cpu_atom/.../
+ * name the core type the event counts on, with a built-in name, fields or
+ * a name of that type's in the kernel's data; modifiers after ':' or, as
+ * perf writes them, right after the closing '/'.
+ */
+static void test_core_type_prefixes(void)
+{
+	static const struct {
+		const char *arg;
+		uint32_t core_type, flags, event, umask;
+	} ok[] = {
+		{ "cpu_core/instructions/:u", PMCDRV_CORE_TYPE_CORE, U, 0xc0, 0x00 },
+		{ "cpu_atom/cycles/u", PMCDRV_CORE_TYPE_ATOM, U, 0x3c, 0x00 },
+		{ "cpu_core/cycles/uk", PMCDRV_CORE_TYPE_CORE, UK, 0x3c, 0x00 },
+		{ "cpu_core/event=0xc2,umask=0x2/", PMCDRV_CORE_TYPE_CORE, UK, 0xc2, 0x02 },
+		{ "cpu_atom/event=0xc2/k", PMCDRV_CORE_TYPE_ATOM, K, 0xc2, 0x00 },
+		{ "cpu/event=0xc0/u", 0, U, 0xc0, 0x00 },
+		/* Alder Lake's data: one name, an encoding per core type */
+		{ "cpu_core/BR_INST_RETIRED.COND/", PMCDRV_CORE_TYPE_CORE, UK, 0xc4, 0x11 },
+		{ "cpu_atom/BR_INST_RETIRED.COND/:u", PMCDRV_CORE_TYPE_ATOM, U, 0xc4, 0x7e },
+	};
+	static const struct {
+		const char *arg, *needle;
+	} no[] = {
+		{ "cpu_core/task-clock/", "software event" },
+		{ "cpu_core/instructions", "missing its closing '/'" },
+		{ "cpu_core/cycles/x", "unknown modifier 'x'" },
+		{ "cpu_core/TOPDOWN_BE_BOUND.REORDER_BUFFER/", "P-cores (cpu_core)" },
+		{ "cpu_atom/event=0xc0,bogus=1/", "unknown field" },
+	};
+	struct pmc_evlist l;
+	char err[512];
+	size_t i;
+	int ret;
+
+	setenv("PMCDRV_FORCE_CPUID", "GenuineIntel-6-97-2", 1);
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		memset(&l, 0, sizeof(l));
+		ret = pmc_evlist_parse(&l, ok[i].arg, err, sizeof(err));
+		CHECK(ret == 0 && l.n == 1, "'%s': returned %d (%s)", ok[i].arg, ret, ret ? err : "");
+		if (ret || l.n != 1)
+			continue;
+		CHECK(l.ev[0].ev.core_type == ok[i].core_type && l.ev[0].ev.flags == ok[i].flags &&
+		      l.ev[0].ev.event == ok[i].event && l.ev[0].ev.umask == ok[i].umask &&
+		      !strcmp(l.ev[0].name, ok[i].arg),
+		      "'%s': core type 0x%x flags 0x%x code 0x%02x%02x", ok[i].arg,
+		      l.ev[0].ev.core_type, l.ev[0].ev.flags, l.ev[0].ev.umask, l.ev[0].ev.event);
+	}
+	for (i = 0; i < ARRAY_SIZE(no); i++) {
+		memset(&l, 0, sizeof(l));
+		err[0] = '\0';
+		ret = pmc_evlist_parse(&l, no[i].arg, err, sizeof(err));
+		CHECK(ret == -EINVAL && strstr(err, no[i].needle), "'%s': returned %d, \"%s\" lacks \"%s\"",
+		      no[i].arg, ret, err, no[i].needle);
+	}
+	unsetenv("PMCDRV_FORCE_CPUID");
+}
+
 /* ---- rejected forms ------------------------------------------------------- */
 
 struct reject_case {
@@ -431,7 +490,7 @@ static const struct reject_case rejects[] = {
 	{ "cpu/umask=1/", "cpu/umask=1/", "event=" },
 	{ "cpu/umask=1,cmask=1/", "cpu/umask=1,cmask=1/", "event=" },
 	{ "cpu/event=0xc0/x", "cpu/event=0xc0/x", NULL },
-	{ "cpu/event=0xc0/u", "cpu/event=0xc0/u", NULL },
+	{ "cpu/event=0xc0/uz", "cpu/event=0xc0/uz", "modifier" },	/* perf's /u, then a bad letter */
 	{ "cpu/,event=0xc0/", "cpu/,event=0xc0/", NULL },
 	{ "cpu/event=0xc0,,umask=1/", "cpu/event=0xc0,,umask=1/", NULL },
 	{ "cpu/event=0xc0,foo=1/", "cpu/event=0xc0,foo=1/", "'foo'" },
@@ -980,6 +1039,7 @@ void register_event_tests(void)
 		{ "no known name", test_known_name_none },
 		{ "default set", test_default },
 		{ "default set fields", test_default_fields },
+		{ "hybrid PMU prefixes (cpu_core/, cpu_atom/)", test_core_type_prefixes },
 	};
 	UNIT_ADD_SUITE("events", tests);
 }

@@ -84,7 +84,7 @@ static void test_pfm_names(void)
 			continue;
 		CHECK(ev->type == PMCDRV_EVENT_HW && ev->event == good[i].event &&
 		      ev->umask == good[i].umask && ev->cmask == good[i].cmask &&
-		      ev->flags == good[i].flags && !ev->sw_id && !ev->reserved,
+		      ev->flags == good[i].flags && !ev->sw_id && !ev->core_type,
 		      "'%s': type %u event 0x%x umask 0x%x cmask %u flags 0x%x; want 0x%x 0x%x %u 0x%x",
 		      good[i].arg, ev->type, ev->event, ev->umask, ev->cmask, ev->flags, good[i].event,
 		      good[i].umask, good[i].cmask, good[i].flags);
@@ -109,7 +109,7 @@ static void test_pfm_encode(void)
 	CU_ASSERT_EQUAL(ev.cmask, 0);
 	CU_ASSERT_EQUAL(ev.flags, U);
 	CU_ASSERT_EQUAL(ev.counter, 0);
-	CU_ASSERT_EQUAL(ev.reserved, 0);
+	CU_ASSERT_EQUAL(ev.core_type, 0);
 	CU_ASSERT_EQUAL(pmc_pfm_pmu(&pmu, &desc), 0);
 	CU_ASSERT_STRING_EQUAL(pmu, "skl");
 	/* libpfm4 4.13 takes perf's event.umask spelling itself. */

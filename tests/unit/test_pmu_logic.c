@@ -276,8 +276,21 @@ static void test_describe_cpu(void)
 		/* fixed counter 3 is the P-core's alone: not in the common subset */
 		CU_ASSERT_EQUAL(pmc_event_check(&slots, &d.pm, &why), -EOPNOTSUPP);
 		CU_ASSERT_EQUAL(why, PMC_EVENT_NO_FIXED_COUNTER);
-		/* not hybrid: the model-specific event is fine */
+		/* a model event that names its core type (perf's cpu_core/EVENT/) */
+		for (i = 0; i < ARRAY_SIZE(no); i++) {
+			no[i].core_type = i ? PMC_CORE_TYPE_ATOM : PMC_CORE_TYPE_CORE;
+			CU_ASSERT_EQUAL(pmc_event_check(&no[i], &d.pm, &why), 0);
+		}
+		no[0].core_type = 0x30;		/* CPUID.1AH reserves it */
+		CU_ASSERT_EQUAL(pmc_event_check(&no[0], &d.pm, &why), -EINVAL);
+		CU_ASSERT_EQUAL(why, PMC_EVENT_BAD_CORE_TYPE);
+		/* not hybrid: the model-specific event is fine, a core type is not */
 		d.pm.hybrid = false;
+		no[0].core_type = PMC_CORE_TYPE_CORE;
+		CU_ASSERT_EQUAL(pmc_event_check(&no[0], &d.pm, &why), -EOPNOTSUPP);
+		CU_ASSERT_EQUAL(why, PMC_EVENT_NOT_HYBRID);
+		CU_ASSERT_PTR_NOT_NULL(strstr(pmc_event_strerror(why), "not hybrid"));
+		no[0].core_type = 0;
 		CU_ASSERT_EQUAL(pmc_event_check(&no[0], &d.pm, &why), 0);
 		/* user space learns it from INFO */
 		pmc_info_from_desc(&d, &info);
@@ -295,6 +308,77 @@ static void test_describe_cpu(void)
 }
 
 /* ---- events ---- */
+
+/*
+ * A hybrid session's program per core type: the counters of the other
+ * type's events written but not enabled (EVTSEL.EN off, fixed field 0),
+ * everything else as the session's own; and CONFIG refusing core types
+ * with multiplexing.
+ */
+static void test_prog_for_core_type(void)
+{
+	struct pmc_arch_perfmon pm = {
+		.version = 5, .num_gp = 6, .gp_width = 48, .num_fixed = 3, .fixed_mask = 0x7,
+		.fixed_width = 48, .hybrid = true, .events_len = 7, .events_avail = 0x7f,
+	};
+	struct pmc_event_spec specs[] = {
+		{ .event = 0xc0, .flags = PMC_EVF_USER, .core_type = PMC_CORE_TYPE_CORE },
+		{ .event = 0xc4, .umask = 0x7e, .flags = PMC_EVF_USER, .core_type = PMC_CORE_TYPE_ATOM },
+		{ .event = 0x3c, .flags = PMC_EVF_USER },
+		{ .event = 0xc4, .umask = 0x11, .flags = PMC_EVF_USER, .core_type = PMC_CORE_TYPE_CORE },
+	};
+	const u32 idx[] = { PMC_GLOBAL_FIXED_SHIFT, 0, 1, 2 };
+	struct pmc_prog base, p;
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	u32 counter[PMCDRV_MAX_EVENTS];
+	unsigned int i;
+
+	pmc_prog_build(specs, idx, 4, &pm, true, &base);
+	CU_ASSERT_EQUAL(pmc_prog_for_core_type(&base, specs, PMC_CORE_TYPE_CORE, &p), 1);
+	CU_ASSERT(p.evtsel[1] == (base.evtsel[1] & ~PMC_EVTSEL_EN) && (base.evtsel[1] & PMC_EVTSEL_EN));
+	CU_ASSERT(p.evtsel[2] == base.evtsel[2] && p.evtsel[3] == base.evtsel[3]);
+	CU_ASSERT(p.fixed_ctrl == base.fixed_ctrl && p.fixed_ctrl != 0);
+	CU_ASSERT(p.global_mask == base.global_mask && p.nr == 4 && p.sel_msr[1] == base.sel_msr[1]);
+	CU_ASSERT_EQUAL(pmc_prog_for_core_type(&base, specs, PMC_CORE_TYPE_ATOM, &p), 2);
+	CU_ASSERT_EQUAL(p.fixed_ctrl & PMC_FIXED_CTRL_FIELD, 0);	/* fixed 0 holds still */
+	CU_ASSERT(p.fixed_ctrl_mask == base.fixed_ctrl_mask);		/* but is written */
+	CU_ASSERT(p.evtsel[1] == base.evtsel[1] && !(p.evtsel[3] & PMC_EVTSEL_EN) &&
+		  p.evtsel[2] == base.evtsel[2]);
+	/* every other type: only the events of no core type count */
+	CU_ASSERT_EQUAL(pmc_prog_for_core_type(&base, specs, 0, &p), 3);
+	CU_ASSERT(p.evtsel[2] & PMC_EVTSEL_EN);
+	/* a program the other type's counters hold still in is no handover of the base */
+	CU_ASSERT_FALSE(pmc_prog_handover(&base, &p));
+
+	/* CONFIG: 8 events of one core type on 6 GP + fixed 0 would multiplex: refused */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nr_events = 8;
+	for (i = 0; i < 8; i++) {
+		cfg.events[i].type = PMCDRV_EVENT_HW;
+		cfg.events[i].event = 0xc0;
+		cfg.events[i].flags = PMCDRV_EVF_USER;
+		cfg.events[i].core_type = PMCDRV_CORE_TYPE_CORE;
+	}
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TYPED_MUX);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "not multiplexed"));
+	/* 7 fit; a software event with a core type is malformed */
+	cfg.nr_events = 7;
+	memset(&cfg.events[7], 0, sizeof(cfg.events[7]));
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT_FALSE(v.mux);
+	cfg.events[6] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_SW, .sw_id = PMCDRV_SW_TASK_CLOCK,
+					       .core_type = PMCDRV_CORE_TYPE_ATOM };
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	cfg.events[6].type = PMCDRV_EVENT_HW;
+	cfg.events[6].sw_id = 0;
+	cfg.events[6].event = 0xc0;
+	cfg.events[6].flags = PMCDRV_EVF_USER;
+	cfg.events[6].core_type = 0x41;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EINVAL);
+	CU_ASSERT_EQUAL(v.event_err, PMC_EVENT_BAD_CORE_TYPE);
+}
 
 static struct pmc_arch_perfmon skl(void)
 {
@@ -1188,6 +1272,7 @@ void register_pmu_logic_tests(void)
 		{ "describe CPU from CPUID", test_describe_cpu },
 		{ "a hybrid part's core type", test_core_type },
 		{ "a hybrid core type's own counters", test_hybrid_type_counters },
+		{ "a hybrid session's program per core type", test_prog_for_core_type },
 		{ "family/model/stepping", test_fms },
 		{ "event check", test_event_check },
 		{ "EVTSEL encoding", test_evtsel_encode },

@@ -132,7 +132,8 @@ static void test_event_format_round_trip(void)
 	static const char *const events[] = {
 		"instructions", "cycles:u", "ref-cycles:k", "branch-misses", "task-clock",
 		"cpu-migrations", "0x01c2:u", "r018401c2", "cpu/event=0x3c,umask=0,cmask=1,inv/:k",
-		"topdown-slots", "cpu/event=0xc0,edge,cmask=3/",
+		"topdown-slots", "cpu/event=0xc0,edge,cmask=3/", "cpu_core/instructions/:u",
+		"cpu_atom/event=0xc2,umask=0x2/k", "cpu_core/cycles/",
 	};
 	struct pmc_evlist a = { .n = 0 }, b = { .n = 0 };
 	char err[256], buf[PMC_EVENT_NAME_MAX];

@@ -104,8 +104,8 @@ static bool parse_hex(const char *s, size_t n, uint64_t *out)
 }
 
 /* cpu/key=val,.../ terms. */
-static int parse_fields(const char *body, size_t n, const char *term, struct pmcdrv_event *ev,
-			char *err, size_t errlen)
+static int parse_fields(const char *body, size_t n, const char *term, unsigned int unit,
+			struct pmcdrv_event *ev, char *err, size_t errlen)
 {
 	const char *p = body, *end = body + n;
 	bool have_event = false;
@@ -156,11 +156,13 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 
 			memcpy(name, p, klen);
 			name[klen] = '\0';
-			pe = m ? pmc_pe_event_find(m, name, PMC_PE_CPU) : NULL;
+			pe = m ? pmc_pe_event_find(m, name, unit) : NULL;
 			if (!pe)
 				return pmc_error(-EINVAL, err, errlen,
-						 "'%s': '%s' is not an event of the kernel's data for this CPU",
-						 term, name);
+						 "'%s': '%s' is not an event of the kernel's data for this CPU%s",
+						 term, name,
+						 unit == PMC_PE_CPU_CORE ? "'s P-cores (cpu_core)" :
+						 unit == PMC_PE_CPU_ATOM ? "'s E-cores (cpu_atom)" : "");
 			if (pmc_pe_event_encode(pe, ev))
 				return pmc_error(-EOPNOTSUPP, err, errlen,
 						 "'%s': the kernel's data encodes %s with what pmcdrv does not program",
@@ -178,7 +180,39 @@ static int parse_fields(const char *body, size_t n, const char *term, struct pmc
 		p = comma ? comma + 1 : end;
 	}
 	if (!have_event)
-		return pmc_error(-EINVAL, err, errlen, "'%s': cpu/.../ needs event=", term);
+		return pmc_error(-EINVAL, err, errlen, "'%s': %.*s.../ needs event=", term,
+				 (int)(body - term), term);
+	return 0;
+}
+
+/*
+ * perf's PMU prefixes: cpu/.../ everywhere; cpu_core/.../ and cpu_atom/.../
+ * on a hybrid part, an event of that core type alone.  The prefix's length
+ * (0: none), its unit in the kernel's data and its core type.
+ */
+static size_t pmu_prefix(const char *t, unsigned int *unit, uint32_t *core_type)
+{
+	static const struct {
+		const char *prefix;
+		unsigned int unit;
+		uint32_t core_type;
+	} pmus[] = {
+		{ "cpu/", PMC_PE_CPU, 0 },
+		{ "cpu_core/", PMC_PE_CPU_CORE, PMCDRV_CORE_TYPE_CORE },
+		{ "cpu_atom/", PMC_PE_CPU_ATOM, PMCDRV_CORE_TYPE_ATOM },
+	};
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(pmus); i++) {
+		n = strlen(pmus[i].prefix);
+		if (!strncmp(t, pmus[i].prefix, n)) {
+			if (unit)
+				*unit = pmus[i].unit;
+			if (core_type)
+				*core_type = pmus[i].core_type;
+			return n;
+		}
+	}
 	return 0;
 }
 
@@ -338,10 +372,12 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 		      char *err, size_t errlen)
 {
 	struct pmcdrv_event *ev = &out->ev;
-	const char *colon = NULL, *p;
+	const char *colon = NULL, *mods = NULL, *p;
 	size_t body_len = n, i;
-	uint32_t mode = 0;
+	uint32_t mode = 0, core_type = 0;
+	unsigned int unit = PMC_PE_CPU;
 	uint64_t v;
+	size_t plen;
 	char t[PMC_EVENT_NAME_MAX];
 
 	if (!n)
@@ -354,19 +390,26 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "%s", t);
 
-	/* Modifiers follow the last ':' outside cpu/.../. */
-	p = (n && t[0] == 'c' && !strncmp(t, "cpu/", 4)) ? strrchr(t, '/') : t;
+	/* Modifiers follow the last ':' outside cpu/.../ (cpu_core/.../, cpu_atom/.../). */
+	plen = pmu_prefix(t, &unit, &core_type);
+	p = plen ? strrchr(t, '/') : t;
 	if (p)
 		colon = strrchr(p, ':');
-	if (colon)
+	if (colon) {
 		body_len = (size_t)(colon - t);
+		mods = colon + 1;
+	} else if (plen && p && p > t + plen - 1 && p[1]) {
+		/* perf's spelling: the modifiers right after the closing '/' (cpu_core/cycles/u) */
+		body_len = (size_t)(p + 1 - t);
+		mods = p + 1;
+	}
 	/* Not one of the built-in forms: a libpfm4 name (or perf's spelling of one). */
-	if (!is_named(t, body_len) && !is_raw(t, body_len) && strncmp(t, "cpu/", 4) &&
+	if (!is_named(t, body_len) && !is_raw(t, body_len) && !plen &&
 	    !(body_len > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')))
 		return parse_pfm(t, out, explicit_mode, err, errlen);
-	*explicit_mode = colon != NULL;
-	if (colon) {
-		const char *bad = mode_letters(colon + 1, strlen(colon + 1), &mode);
+	*explicit_mode = mods != NULL;
+	if (mods) {
+		const char *bad = mode_letters(mods, strlen(mods), &mode);
 
 		if (bad)
 			return pmc_error(-EINVAL, err, errlen,
@@ -378,9 +421,20 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 
 	for (i = 0; i < ARRAY_SIZE(named_events); i++) {
 		const struct named_event *ne = &named_events[i];
+		/* cpu_core/instructions/: a built-in name of one core type */
+		size_t nlen = body_len;
+		const char *nm = t;
 
-		if (strlen(ne->name) != body_len || strncmp(ne->name, t, body_len))
+		if (plen > 4 && body_len > plen + 1 && t[body_len - 1] == '/') {
+			nm = t + plen;
+			nlen = body_len - plen - 1;
+		}
+		if (strlen(ne->name) != nlen || strncmp(ne->name, nm, nlen))
 			continue;
+		if (ne->arch == -1 && nm != t)
+			return pmc_error(-EINVAL, err, errlen,
+					 "'%s': %s is a software event: it counts on every core type (drop %.*s)",
+					 t, ne->name, (int)plen, t);
 		if (ne->arch == -1) {
 			if (mode)
 				return pmc_error(-EINVAL, err, errlen,
@@ -419,8 +473,8 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 					 "'%s': raw bits 0x%llx are not allowed: only event, umask, edge (bit 18), inv (bit 23) and cmask (bits 31:24); use :u/:k for modes",
 					 t, (unsigned long long)(v & ~RAW_ALLOWED));
 		pmc_evtsel_decode(v, ev);
-	} else if (body_len > 5 && !strncmp(t, "cpu/", 4) && t[body_len - 1] == '/') {
-		int ret = parse_fields(t + 4, body_len - 5, t, ev, err, errlen);
+	} else if (plen && body_len > plen + 1 && t[body_len - 1] == '/') {
+		int ret = parse_fields(t + plen, body_len - plen - 1, t, unit, ev, err, errlen);
 
 		if (ret)
 			return ret;
@@ -430,6 +484,7 @@ static int parse_term(const char *term, size_t n, struct pmc_evsel *out, bool *e
 				 (int)body_len, t);
 	}
 done:
+	ev->core_type = core_type;
 	ev->flags |= mode ? mode : (PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL);
 	if ((ev->flags & PMCDRV_EVF_INV) && !ev->cmask)
 		return pmc_error(-EINVAL, err, errlen, "'%s': inv needs a non-zero cmask", t);
@@ -441,12 +496,14 @@ static const char *term_end(const char *start, char *err, size_t errlen, int *re
 {
 	const char *close;
 
+	size_t plen = pmu_prefix(start, NULL, NULL);
+
 	*ret = 0;
-	if (!strncmp(start, "cpu/", 4)) {
-		close = strchr(start + 4, '/');
+	if (plen) {
+		close = strchr(start + plen, '/');
 		if (!close) {
-			*ret = pmc_error(-EINVAL, err, errlen, "'%s': cpu/... is missing its closing '/'",
-					 start);
+			*ret = pmc_error(-EINVAL, err, errlen, "'%s': %.*s... is missing its closing '/'",
+					 start, (int)plen, start);
 			return NULL;
 		}
 		return close + strcspn(close, ",{}");
@@ -620,10 +677,13 @@ int pmc_event_format(const struct pmcdrv_event *ev, char *buf, size_t len)
 		mod = ":u";
 	else if (ev->type == PMCDRV_EVENT_HW && modes == PMCDRV_EVF_KERNEL)
 		mod = ":k";
-	if (name)
+	if (name && ev->type == PMCDRV_EVENT_HW && ev->core_type)
+		n = snprintf(buf, len, "%s/%s/%s", pmc_core_type_pmu(ev->core_type), name, mod);
+	else if (name)
 		n = snprintf(buf, len, "%s%s", name, mod);
 	else if (ev->type == PMCDRV_EVENT_HW)
-		n = snprintf(buf, len, "cpu/event=0x%02x,umask=0x%02x%s%.0u%s%s%s%.0llx/%s",
+		n = snprintf(buf, len, "%s/event=0x%02x,umask=0x%02x%s%.0u%s%s%s%.0llx/%s",
+			     ev->core_type ? pmc_core_type_pmu(ev->core_type) : "cpu",
 			     ev->event, ev->umask, ev->cmask ? ",cmask=" : "", ev->cmask,
 			     (ev->flags & PMCDRV_EVF_INV) ? ",inv" : "",
 			     (ev->flags & PMCDRV_EVF_EDGE) ? ",edge" : "",

@@ -88,12 +88,12 @@ static double row_ipc(const struct report_row *rows, unsigned int n, unsigned in
 /* The row's runtime (ns) and percentage of time on a counter, as perf prints them. */
 static double row_running(const struct report *r, const struct report_row *row)
 {
-	return row->mux ? row->time_running : r->time_running;
+	return row->mux || row->typed ? row->time_running : r->time_running;
 }
 
 static double row_pct(const struct report_row *row)
 {
-	return row->mux ? row->running_pct : 100;
+	return row->mux || row->typed ? row->running_pct : 100;
 }
 
 /* perf's PERF_COLOR_RED, PERF_COLOR_GREEN and PERF_COLOR_RESET (tools/perf/util/color.h). */
@@ -348,6 +348,9 @@ static void print_text(FILE *f, const struct report *r, const struct report_row 
 	/* perf's print_running_std(): the share of time on a counter when not all. */
 	if (row->mux && !row->not_counted && row->running_pct < 100)
 		tl_printf(&l, "  (%.2f%%)", row->running_pct);
+	/* Not scaled: the share of the time on its core type, the rest uncounted. */
+	if (row->typed && row->running_pct < 100)
+		tl_printf(&l, "  (%.2f%% of the time on %s)", row->running_pct, row->pmu);
 	tl_put(f, &l);
 }
 

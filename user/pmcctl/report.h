@@ -51,6 +51,12 @@ struct report_row {
 	bool not_counted;
 	double time_running;	/* ns */
 	double running_pct;	/* 100 * time_running / time_enabled */
+	/*
+	 * An event of one core type (cpu_core/EVENT/): its raw count, never
+	 * scaled; time_running and running_pct are the time on CPUs of its
+	 * type, the only time it counted.
+	 */
+	bool typed;
 };
 
 /*

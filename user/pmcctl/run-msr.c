@@ -207,6 +207,24 @@ int msr_counting_open(const struct msr_opts *o, struct pmc_evlist *events, struc
 			"(/sys/devices/system/cpu/online, cpusets)\n", o->cpu, strerror(-err), o->cpu);
 		return -EINVAL;
 	}
+	/*
+	 * One CPU: an event of one core type (cpu_core/EVENT/) is counted
+	 * there when the CPU is of that type, as an event of its own.
+	 */
+	for (i = 0; i < events->n; i++) {
+		uint32_t ct = events->ev[i].ev.core_type;
+
+		if (!ct)
+			continue;
+		if (ct != core_type) {
+			fprintf(stderr, "pmcctl run: %s counts on %s alone, and CPU %d is %s: "
+				"give -C a CPU of that type (pmcctl info lists them)\n",
+				events->ev[i].name, pmc_core_type_pmu(ct), o->cpu,
+				core_type ? pmc_core_type_name(core_type) : "not of a hybrid CPU");
+			return -EINVAL;
+		}
+		events->ev[i].ev.core_type = 0;
+	}
 	ex = check_events(events, &info, "run");
 	if (ex)
 		return ex;

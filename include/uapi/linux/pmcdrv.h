@@ -139,6 +139,10 @@ enum pmcdrv_sw_event {
  * builds the register from these fields, so EN, INT, AnyThread, pin
  * control and reserved bits cannot be set from user space.
  */
+/* Core types of a hybrid part (CPUID.1AH:EAX[31:24]). */
+#define PMCDRV_CORE_TYPE_ATOM	0x20	/* an E-core */
+#define PMCDRV_CORE_TYPE_CORE	0x40	/* a P-core */
+
 struct pmcdrv_event {
 	__u32 type;		/* enum pmcdrv_event_type */
 	__u32 flags;		/* PMCDRV_EVF_* (HW); 0 for SW */
@@ -147,7 +151,13 @@ struct pmcdrv_event {
 	__u32 cmask;		/* HW: counter mask, 0..0xff */
 	__u32 sw_id;		/* SW: enum pmcdrv_sw_event */
 	__u32 counter;		/* out: GLOBAL_CTRL bit of the counter it got (HW), ~0 for SW */
-	__u32 reserved;		/* must be zero */
+	/*
+	 * HW on a hybrid part: count only on CPUs of this core type
+	 * (CPUID.1AH:EAX[31:24], PMCDRV_CORE_TYPE_*), as perf's cpu_atom/.../
+	 * and cpu_core/.../ do; 0: on every core type.  It was reserved: a
+	 * caller from before it passes 0.
+	 */
+	__u32 core_type;
 	/* ---- PMCDRV_EVENT_SIZE_VER1 ---- */
 	/*
 	 * HW: the value of the event's extra register, for the events of the
