@@ -1137,8 +1137,12 @@ void pmcd_sessions_exit(void)
 	mutex_lock(&pmcd_global_lock);
 	pmcd_hw_idle_locked();
 	mutex_unlock(&pmcd_global_lock);
+	/*
+	 * Its rcu_barrier() waits for the RCU callbacks that queue the freeing
+	 * of exited tasks' contexts, and its destroy_workqueue() for that
+	 * freeing: no callback into this module is left after it (the CPU
+	 * teardown below queues none: no session is left to fold).
+	 */
 	pmcd_sched_exit();
 	pmcd_cpu_sessions_exit();
-	/* Contexts of exited tasks are freed by RCU callbacks in this module. */
-	rcu_barrier();
 }
