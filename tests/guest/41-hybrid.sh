@@ -243,6 +243,29 @@ out=$(pmcctl run -e "$ev7" -- true 2>&1)
 check "8 typed events on 6 GP and fixed counter 0: refused (not multiplexed), saying so" \
 	grep -q "not multiplexed" <<<"$out"
 
+# run -p: the same rows for tasks counted from outside, moved between the types
+# while counted: the rows add up to the sum, each typed event to its type's row.
+taskset -c 1 $loop "$(n 500000000)" &
+lp=$!
+sleep 0.05
+pmcctl run -x, -p $lp -e "instructions:u,cycles:u,cpu_core/INST_RETIRED.ANY_P/:u,cpu_atom/INST_RETIRED.ANY_P/:u" -o /tmp/hybp &
+rp=$!
+sleep 0.1
+for k in 1 2 3 4 5 6 7 8; do
+	taskset -p -c $((k % 2)) $lp >/dev/null 2>&1
+	sleep 0.03
+done
+wait $lp
+wait $rp
+ic=$(tval cpu_core instructions:u </tmp/hybp) ia=$(tval cpu_atom instructions:u </tmp/hybp)
+check "run -p, moved: both types counted a share (P $ic, E $ia)" test "${ic:-0}" -gt 0 -a "${ia:-0}" -gt 0
+expect_eq "run -p: cpu_core + cpu_atom instructions:u = the sum" $((ic + ia)) "$(val instructions:u </tmp/hybp)"
+expect_eq "run -p: cpu_atom/cycles:u/ = 3 x its instructions (raw)" "$(tval cpu_atom cycles:u </tmp/hybp)" $((3 * ia))
+expect_eq "run -p: cpu_core/INST_RETIRED.ANY_P/ = the P-core's share" \
+	"$(val cpu_core/INST_RETIRED.ANY_P/:u </tmp/hybp)" "$ic"
+expect_eq "run -p: cpu_atom/INST_RETIRED.ANY_P/ = the E-core's share" \
+	"$(val cpu_atom/INST_RETIRED.ANY_P/:u </tmp/hybp)" "$ia"
+
 # A binary built against the header before the split (tests/abi/README.md):
 # the one sum, exact, wherever the task ran.
 build/tests/oldabi $loop "$big" >/tmp/old &

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hybrid.h"
 #include "interval.h"
 #include "libpmc.h"
 #include "metrics.h"
@@ -447,17 +448,49 @@ static void stop_counting(int sig)
 	stop_sig = sig;
 }
 
-/* Sum of every session's counts; *all_exited: none of them tracks a task any more. */
-static int read_all(const struct attach_state *st, struct pmcdrv_read *sum, bool *all_exited)
+/* Add one session's split by core type to @res's, type by type (CPUID.1AH's value). */
+static void add_types(struct run_result *res, const struct pmcdrv_read_types *rt, unsigned int n)
 {
+	unsigned int t, k, e;
+
+	for (t = 0; t < rt->nr_types && t < PMCDRV_MAX_CORE_TYPES; t++) {
+		for (k = 0; k < res->nr_types && res->types[k].cpuid_1a != rt->types[t].cpuid_1a; k++)
+			;
+		if (k == PMCDRV_MAX_CORE_TYPES)
+			continue;
+		if (k == res->nr_types)
+			res->types[res->nr_types++].cpuid_1a = rt->types[t].cpuid_1a;
+		res->types[k].time_enabled += rt->types[t].time_enabled;
+		for (e = 0; e < n; e++)
+			res->types[k].values[e] += rt->types[t].values[e];
+	}
+}
+
+/*
+ * Sum of every session's counts; *all_exited: none of them tracks a task
+ * any more.  @types (or NULL): the sum's split by core type on a hybrid CPU.
+ */
+static int read_all(const struct attach_state *st, struct pmcdrv_read *sum, bool *all_exited,
+		    struct run_result *types)
+{
+	struct pmcdrv_read_types rt;
 	struct pmcdrv_read r;
 	unsigned int i, e;
 	int err;
 
 	memset(sum, 0, sizeof(*sum));
+	if (types)
+		memset(types, 0, sizeof(*types));
 	*all_exited = true;
 	for (i = 0; i < st->nr_s; i++) {
-		err = pmc_session_read(st->s[i], &r);
+		if (types) {
+			err = pmc_session_read_types(st->s[i], &rt);
+			r = rt.read;
+			if (!err)
+				add_types(types, &rt, st->o->c.events.n);
+		} else {
+			err = pmc_session_read(st->s[i], &r);
+		}
 		if (err)
 			return session_error("run", "reading the counts", err);
 		for (e = 0; e < st->o->c.events.n; e++) {
@@ -479,9 +512,13 @@ static int read_all(const struct attach_state *st, struct pmcdrv_read *sum, bool
 }
 
 static void print_attached(FILE *f, const struct run_opts *o, struct count_metrics *cm,
-			   const struct pmcdrv_read *sum, double elapsed)
+			   const struct pmcdrv_read *sum, const struct run_result *types,
+			   double elapsed)
 {
 	struct report_row rows[PMCDRV_MAX_EVENTS];
+	struct report_row trows[PMCDRV_MAX_EVENTS * (PMCDRV_MAX_CORE_TYPES + 1)];
+	struct pmc_evsel tev[PMCDRV_MAX_EVENTS * PMCDRV_MAX_CORE_TYPES];
+	struct type_acc *ta = NULL;
 	char target[600];
 	struct report r = {
 		.format = count_format(&o->c),
@@ -506,7 +543,16 @@ static void print_attached(FILE *f, const struct run_opts *o, struct count_metri
 	}
 	if (cm)
 		count_metrics_eval(cm, rows, o->c.events.n, elapsed, &r, "run");
-	report_print(f, &r, rows, o->c.events.n);
+	/* A hybrid CPU: rows by core type, as run of a command prints them. */
+	if (types->nr_types && !cm && !(sum->flags & PMCDRV_READ_MULTIPLEXED))
+		ta = calloc(1, sizeof(*ta));
+	if (ta) {
+		type_acc_add(ta, types, o->c.events.n);
+		report_print(f, &r, trows, type_rows(o, ta, rows, o->c.events.n, trows, tev));
+		free(ta);
+	} else {
+		report_print(f, &r, rows, o->c.events.n);
+	}
 }
 
 int run_attached(const struct run_opts *o, FILE *out, struct count_metrics *cm, int *sig)
@@ -514,6 +560,7 @@ int run_attached(const struct run_opts *o, FILE *out, struct count_metrics *cm, 
 	struct attach_state st = { .o = o };
 	struct sigaction sa, old_int, old_term;
 	struct pmcdrv_read sum;
+	struct run_result types;
 	struct rlimit rl;
 	struct timespec ts;
 	bool all_exited = false;
@@ -549,7 +596,7 @@ int run_attached(const struct run_opts *o, FILE *out, struct count_metrics *cm, 
 	if (o->io)
 		interval_begin(o->io, now_s(), false);
 	while (!stop_sig) {
-		ex = read_all(&st, &sum, &all_exited);
+		ex = read_all(&st, &sum, &all_exited, NULL);
 		if (ex || all_exited || !targets_alive(o))
 			break;
 		t = now_s();
@@ -565,15 +612,18 @@ int run_attached(const struct run_opts *o, FILE *out, struct count_metrics *cm, 
 		ts.tv_nsec = left * 1e9 < POLL_NS ? (long)(left * 1e9) : POLL_NS;
 		nanosleep(&ts, NULL);
 	}
-	/* The final counts: the given tasks' no longer change once they are gone. */
-	if (!ex && !all_exited)
-		ex = read_all(&st, &sum, &all_exited);
+	/*
+	 * The final counts (the given tasks' no longer change once they are
+	 * gone), with their split by core type for the summary.
+	 */
+	if (!ex && (!all_exited || !o->io))
+		ex = read_all(&st, &sum, &all_exited, o->io ? NULL : &types);
 	if (!ex) {
 		/* -I: the last, partial interval; no summary, as perf stat -I. */
 		if (o->io)
 			interval_print_read(o->io, &sum, now_s(), true);
 		else
-			print_attached(out, o, cm, &sum, now_s() - t0);
+			print_attached(out, o, cm, &sum, &types, now_s() - t0);
 		report_read_warnings("run", &sum);
 		*sig = stop_sig;
 	}

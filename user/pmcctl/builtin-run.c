@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hybrid.h"
 #include "interval.h"
 #include "libpmc.h"
 #include "metrics.h"
@@ -128,93 +129,6 @@ static bool cpu_model(char *buf, size_t len)
 	vendor[12] = '\0';
 	snprintf(buf, len, "%s-%u-%X", vendor, info.family, info.model);
 	return true;
-}
-
-/* A hybrid CPU's counts by core type over the runs (the core types of the last). */
-struct type_acc {
-	unsigned int nr;
-	uint32_t ids[PMCDRV_MAX_CORE_TYPES];	/* CPUID.1AH:EAX */
-	struct stat_acc vals[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
-	struct stat_acc time[PMCDRV_MAX_CORE_TYPES];	/* ns counted on CPUs of the type */
-};
-
-static void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n)
-{
-	unsigned int t, i;
-
-	if (res->nr_types > ta->nr) {
-		for (t = 0; t < res->nr_types; t++)
-			ta->ids[t] = res->types[t].cpuid_1a;
-		ta->nr = res->nr_types;
-	}
-	/* A type the run did not see (the split came with a later one) counted 0 there. */
-	for (t = 0; t < ta->nr; t++) {
-		for (i = 0; i < n; i++)
-			acc_add(&ta->vals[t][i], t < res->nr_types ? (double)res->types[t].values[i] : 0);
-		acc_add(&ta->time[t], t < res->nr_types ? (double)res->types[t].time_enabled : 0);
-	}
-}
-
-/* An event of one core type (cpu_core/EVENT/): its row as it counted, with the time on its type. */
-static void type_row_typed(const struct type_acc *ta, struct report_row *row)
-{
-	double all = 0, on = 0;
-	unsigned int t;
-
-	row->typed = true;
-	row->pmu = pmc_core_type_pmu(row->ev->ev.core_type);
-	for (t = 0; t < ta->nr; t++) {
-		all += ta->time[t].mean;
-		if (ta->ids[t] >> 24 == row->ev->ev.core_type)
-			on += ta->time[t].mean;
-	}
-	row->time_running = on;
-	row->running_pct = all > 0 ? 100.0 * on / all : 100;
-}
-
-/*
- * The rows of a hybrid CPU: each hardware event's count on each core type
- * (as perf's cpu_core/EVENT/ and cpu_atom/EVENT/ rows, but raw: never
- * scaled by its own running time), then the exact sum of them, the row of
- * @sum; with --cputype the one type's rows alone, with --hybrid-merge the
- * sums alone.  An event of one core type (cpu_core/EVENT/) has its one
- * row, raw too.  @tev holds the rows' names.  Returns the number of rows.
- */
-static unsigned int type_rows(const struct run_opts *o, const struct type_acc *ta,
-			      const struct report_row *sum, unsigned int n, struct report_row *rows,
-			      struct pmc_evsel *tev)
-{
-	unsigned int i, t, k = 0, m = 0;
-
-	for (i = 0; i < n; i++) {
-		bool hw = pmc_evsel_is_hw(sum[i].ev) && !o->hybrid_merge && !sum[i].ev->ev.core_type;
-
-		if (sum[i].ev->ev.core_type) {
-			rows[k] = sum[i];
-			type_row_typed(ta, &rows[k++]);
-			continue;
-		}
-
-		for (t = 0; hw && t < ta->nr; t++) {
-			const char *pmu = pmc_core_type_pmu(ta->ids[t] >> 24);
-
-			if (o->cputype && ta->ids[t] >> 24 != o->cputype)
-				continue;
-			if (snprintf(tev[m].name, sizeof(tev[m].name), "%s/%s/", pmu,
-				     sum[i].ev->name) >= (int)sizeof(tev[m].name))
-				tev[m].name[sizeof(tev[m].name) - 2] = '/';
-			tev[m].ev = sum[i].ev->ev;
-			rows[k] = sum[i];
-			rows[k].ev = &tev[m++];
-			rows[k].pmu = pmu;
-			rows[k].value = ta->vals[t][i].mean;
-			rows[k].spread_pct = acc_spread_pct(&ta->vals[t][i]);
-			k++;
-		}
-		if (!hw || !o->cputype)
-			rows[k++] = sum[i];
-	}
-	return k;
 }
 
 /*

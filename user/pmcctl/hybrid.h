@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A hybrid CPU's rows by core type (hybrid.c). */
+#ifndef PMCCTL_HYBRID_H
+#define PMCCTL_HYBRID_H
+
+#include "report.h"
+#include "run.h"
+
+/* A hybrid CPU's counts by core type over the runs (the core types of the last). */
+struct type_acc {
+	unsigned int nr;
+	uint32_t ids[PMCDRV_MAX_CORE_TYPES];	/* CPUID.1AH:EAX */
+	struct stat_acc vals[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
+	struct stat_acc time[PMCDRV_MAX_CORE_TYPES];	/* ns counted on CPUs of the type */
+};
+
+/* Add one run's split (res->nr_types 0: none) of @n events. */
+void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n);
+
+/*
+ * The rows of @sum's @n events by core type into @rows (room for
+ * PMCDRV_MAX_EVENTS * (PMCDRV_MAX_CORE_TYPES + 1)), their names in @tev
+ * (room for PMCDRV_MAX_EVENTS * PMCDRV_MAX_CORE_TYPES); the number of rows.
+ */
+unsigned int type_rows(const struct run_opts *o, const struct type_acc *ta,
+		       const struct report_row *sum, unsigned int n, struct report_row *rows,
+		       struct pmc_evsel *tev);
+
+#endif
