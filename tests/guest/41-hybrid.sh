@@ -167,6 +167,19 @@ for c in 0 1; do
 	check "stat -a -A, the loop on CPU $c: CPU $c counted it ($(cpuval $c instructions:u <<<"$out") >= $want)" \
 		test "$(cpuval $c instructions:u <<<"$out")" -ge "$want"
 done
+# stat -a summed: rows by core type (each CPU's counts on its type's row), then
+# the sum; an event of one type counts on that type's CPUs alone.
+out=$(pmcctl stat -a -x, -e instructions:u,cycles:u,cpu_atom/INST_RETIRED.ANY_P/:u,cpu_core/INST_RETIRED.ANY_P/:u \
+      -- taskset -c 1 $loop "$(n $N)" 2>&1 >/dev/null)
+ic=$(tval cpu_core instructions:u <<<"$out") ia=$(tval cpu_atom instructions:u <<<"$out")
+check "stat -a: the E-core's row has the loop ($ia >= $want)" test "${ia:-0}" -ge "$want"
+expect_eq "stat -a: cpu_core + cpu_atom instructions:u = the sum" $((ic + ia)) "$(val instructions:u <<<"$out")"
+expect_eq "stat -a: cpu_atom/cycles:u/ = 3 x its instructions" "$(tval cpu_atom cycles:u <<<"$out")" $((3 * ia))
+expect_eq "stat -a: cpu_core/cycles:u/ = 2 x its instructions" "$(tval cpu_core cycles:u <<<"$out")" $((2 * ic))
+expect_eq "stat -a: cpu_atom/INST_RETIRED.ANY_P/ = the E-cores' row" \
+	"$(val cpu_atom/INST_RETIRED.ANY_P/:u <<<"$out")" "$ia"
+expect_eq "stat -a: cpu_core/INST_RETIRED.ANY_P/ = the P-cores' row" \
+	"$(val cpu_core/INST_RETIRED.ANY_P/:u <<<"$out")" "$ic"
 
 # ---- the MSR device: one CPU, its own core type -------------------------------------
 had_msr=0

@@ -56,6 +56,9 @@ int pmc_cpuid_core_types(struct pmc_core_type_desc *out, unsigned int max)
 	unsigned int cpu, i, nr = 0;
 	int err = 0;
 
+	/* Hybrid or not, every core says the same (CPUID.(07H,0):EDX[15]): no walk when not. */
+	if (!this_cpu_type(&t))
+		return 0;
 	if (sched_getaffinity(0, sizeof(old), &old))
 		return -errno;
 	if (pmc_online_cpus("/sys/devices/system/cpu/online", &online))

@@ -548,7 +548,7 @@ static void print_attached(FILE *f, const struct run_opts *o, struct count_metri
 		ta = calloc(1, sizeof(*ta));
 	if (ta) {
 		type_acc_add(ta, types, o->c.events.n);
-		report_print(f, &r, trows, type_rows(o, ta, rows, o->c.events.n, trows, tev));
+		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows, o->c.events.n, trows, tev));
 		free(ta);
 	} else {
 		report_print(f, &r, rows, o->c.events.n);

@@ -15,6 +15,7 @@
 
 #include "cgroups.h"
 #include "libpmc.h"
+#include "hybrid.h"
 #include "interval.h"
 #include "metrics.h"
 #include "pmcctl.h"
@@ -44,6 +45,7 @@ struct stat_opts {
 struct stat_cpu {
 	unsigned int cpu;
 	char label[16];			/* "CPU3" */
+	uint32_t cpuid_1a;		/* a hybrid part's: its CPUID.1AH:EAX (core type); 0 else */
 	struct pmc_session *s;
 	struct pmcdrv_read now;		/* the latest read */
 	struct pmcdrv_read prev;	/* at the last printed interval */
@@ -280,6 +282,49 @@ static void close_cpus(struct stat_cpu *cpus, unsigned int n)
 	free(cpus);
 }
 
+/* A hybrid part: each CPU's core type (each CPU's CPUID read on it), for the rows by type. */
+static void set_core_types(struct stat_cpu *cpus, unsigned int n)
+{
+	struct pmc_core_type_desc types[PMCDRV_MAX_CORE_TYPES];
+	int nt = pmc_cpuid_core_types(types, PMCDRV_MAX_CORE_TYPES), t;
+	unsigned int i;
+
+	for (t = 0; t < nt; t++)
+		for (i = 0; i < n; i++)
+			if (CPU_ISSET(cpus[i].cpu, &types[t].cpus))
+				cpus[i].cpuid_1a = types[t].cpuid_1a;
+}
+
+/*
+ * The counts of @n CPUs by core type (now - prev of each, as print_counts()
+ * sums them), each CPU's added to its type's; false when no CPU has a type.
+ */
+static bool split_by_type(const struct pmc_evlist *ev, const struct stat_cpu *cpus,
+			  unsigned int n, struct run_result *res)
+{
+	struct pmcdrv_read d;
+	unsigned int i, k, e;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < n; i++) {
+		if (!cpus[i].cpuid_1a)
+			return false;
+		for (k = 0; k < res->nr_types && res->types[k].cpuid_1a != cpus[i].cpuid_1a; k++)
+			;
+		if (k == PMCDRV_MAX_CORE_TYPES)
+			return false;
+		if (k == res->nr_types)
+			res->types[res->nr_types++].cpuid_1a = cpus[i].cpuid_1a;
+		for (e = 0; e < ev->n; e++) {
+			interval_delta(&cpus[i].now, &cpus[i].prev, e, &d);
+			res->types[k].values[e] += d.values[0];
+			if (!e)
+				res->types[k].time_enabled += d.times[0].time_enabled;
+		}
+	}
+	return res->nr_types > 0;
+}
+
 /*
  * One session per CPU, attached disabled, so that start_cpus() starts them
  * all at once: *out.
@@ -342,6 +387,7 @@ static int open_cpus(const struct stat_opts *o, const struct pmc_evlist *ev,
 		close_cpus(cpus, k);
 		return ex;
 	}
+	set_core_types(cpus, k);
 	*out = cpus;
 	*nout = k;
 	return 0;
@@ -410,6 +456,38 @@ static void block_metrics(const struct stat_opts *o, const struct pmc_evlist *ev
 	}
 	r->metrics = o->cm_rows;
 	r->nr_metrics = n;
+}
+
+static bool any_mux(const struct stat_cpu *cpus, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (cpus[i].now.flags & PMCDRV_READ_MULTIPLEXED)
+			return true;
+	return false;
+}
+
+/* The summed @rows of a hybrid part's CPUs with their rows by core type; false: not hybrid. */
+static bool print_by_type(struct stat_opts *o, const struct pmc_evlist *ev,
+			  const struct stat_cpu *cpus, unsigned int n, struct report *r,
+			  const struct report_row *rows, bool first)
+{
+	struct {
+		struct run_result res;
+		struct type_acc ta;
+		struct report_row trows[PMCDRV_MAX_EVENTS * (PMCDRV_MAX_CORE_TYPES + 1)];
+		struct pmc_evsel tev[PMCDRV_MAX_EVENTS * PMCDRV_MAX_CORE_TYPES];
+	} *w = calloc(1, sizeof(*w));
+	bool ok = w && split_by_type(ev, cpus, n, &w->res);
+
+	if (ok) {
+		type_acc_add(&w->ta, &w->res, ev->n);
+		interval_print_rows(&o->io, r, w->trows,
+				    type_rows(0, false, &w->ta, rows, ev->n, w->trows, w->tev), first);
+	}
+	free(w);
+	return ok;
 }
 
 /*
@@ -490,6 +568,12 @@ static void print_counts(struct stat_opts *o, const struct pmc_evlist *ev,
 		block_metrics(o, ev, rows, n, elapsed, &r);
 	else if (o->cm)
 		count_metrics_eval(o->cm, rows, nrows, elapsed, &r, "stat");
+	/* A hybrid part, the CPUs summed: rows by core type, as run prints them. */
+	if (!o->cm && !o->cg.nr && !o->per_cpu && !any_mux(cpus, n) &&
+	    print_by_type(o, ev, cpus, n, &r, rows, first)) {
+		free(rows);
+		return;
+	}
 	interval_print_rows(&o->io, &r, rows, nrows, first);
 	free(rows);
 }

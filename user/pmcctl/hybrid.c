@@ -52,14 +52,14 @@ static void type_row_typed(const struct type_acc *ta, struct report_row *row)
  * sums alone.  An event of one core type (cpu_core/EVENT/) has its one
  * row, raw too.  @tev holds the rows' names.  Returns the number of rows.
  */
-unsigned int type_rows(const struct run_opts *o, const struct type_acc *ta,
+unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *ta,
 		       const struct report_row *sum, unsigned int n, struct report_row *rows,
 		       struct pmc_evsel *tev)
 {
 	unsigned int i, t, k = 0, m = 0;
 
 	for (i = 0; i < n; i++) {
-		bool hw = pmc_evsel_is_hw(sum[i].ev) && !o->hybrid_merge && !sum[i].ev->ev.core_type;
+		bool hw = pmc_evsel_is_hw(sum[i].ev) && !merge && !sum[i].ev->ev.core_type;
 
 		if (sum[i].ev->ev.core_type) {
 			rows[k] = sum[i];
@@ -70,7 +70,7 @@ unsigned int type_rows(const struct run_opts *o, const struct type_acc *ta,
 		for (t = 0; hw && t < ta->nr; t++) {
 			const char *pmu = pmc_core_type_pmu(ta->ids[t] >> 24);
 
-			if (o->cputype && ta->ids[t] >> 24 != o->cputype)
+			if (cputype && ta->ids[t] >> 24 != cputype)
 				continue;
 			if (snprintf(tev[m].name, sizeof(tev[m].name), "%s/%s/", pmu,
 				     sum[i].ev->name) >= (int)sizeof(tev[m].name))
@@ -83,7 +83,7 @@ unsigned int type_rows(const struct run_opts *o, const struct type_acc *ta,
 			rows[k].spread_pct = acc_spread_pct(&ta->vals[t][i]);
 			k++;
 		}
-		if (!hw || !o->cputype)
+		if (!hw || !cputype)
 			rows[k++] = sum[i];
 	}
 	return k;

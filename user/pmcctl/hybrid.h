@@ -18,11 +18,12 @@ struct type_acc {
 void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n);
 
 /*
- * The rows of @sum's @n events by core type into @rows (room for
+ * The rows of @sum's @n events by core type (@cputype's alone when not 0,
+ * none with @merge: --cputype and --hybrid-merge) into @rows (room for
  * PMCDRV_MAX_EVENTS * (PMCDRV_MAX_CORE_TYPES + 1)), their names in @tev
  * (room for PMCDRV_MAX_EVENTS * PMCDRV_MAX_CORE_TYPES); the number of rows.
  */
-unsigned int type_rows(const struct run_opts *o, const struct type_acc *ta,
+unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *ta,
 		       const struct report_row *sum, unsigned int n, struct report_row *rows,
 		       struct pmc_evsel *tev);
 
