@@ -552,6 +552,9 @@ static void gen_event(struct fz *f, struct pmcdrv_event *e, bool allow_hw, struc
 	}
 	if (chance(f, 15))
 		e->flags |= PMCDRV_EVF_NO_FIXED;
+	/* A core type (perf's cpu_core/, cpu_atom/): hybrid parts only, EOPNOTSUPP elsewhere. */
+	if (chance(f, 15))
+		e->core_type = chance(f, 50) ? PMCDRV_CORE_TYPE_CORE : PMCDRV_CORE_TYPE_ATOM;
 	p->nhw++;
 	if (e->flags & PMCDRV_EVF_KERNEL)
 		p->kernel = true;
@@ -890,7 +893,7 @@ static bool all_zero(const void *p, size_t n)
 static void check_info_out(struct fz *f, const struct pmcdrv_info *o)
 {
 	if (o->size != sizeof(*o) || o->api_version != PMCDRV_API_VERSION || o->reserved0 ||
-	    !all_zero(o->reserved, sizeof(o->reserved)) || (o->flags & ~0x7fU) ||
+	    !all_zero(o->reserved, sizeof(o->reserved)) || (o->flags & ~0xffU) ||
 	    !!(o->flags & PMCDRV_INFO_HW_FAULTS) != !!o->hw_faults ||
 	    o->vendor > PMCDRV_VENDOR_OTHER || !o->nr_cpus)
 		violation(f, "INFO output malformed: size %u api %u flags %#x vendor %u nr_cpus %u reserved0 %u",

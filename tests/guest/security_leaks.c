@@ -494,6 +494,15 @@ static void test_perf_child(void)
 
 		close(p[0]);
 		close(ready[0]);
+		/*
+		 * start's write end is the parent's alone, and V's ends of its
+		 * pipes V's: their close is the EOF the parent and this child
+		 * wait for if V fails (held here, they hung both).
+		 */
+		close(start[1]);
+		close(v.done[1]);
+		close(v.go[0]);
+		v.done[1] = v.go[0] = -1;
 		memset(&r, 0, sizeof(r));
 		become(NOBODY, NOBODY);
 		pin(V_CPU);
