@@ -214,7 +214,7 @@ lane_rt() {
 	lstage build-rt build_copy rt 6.12-rt-amd64 &&
 		lstage guest-rt env GUEST_FLAVOUR=6.12-rt-amd64 tests/vm/run --module build/rt/kmod/pmcdrv.ko \
 			--timeout 1800 -- env PMCDRV_METRIC_WALK=0 PMCDRV_SERVE_ABUSE=0 \
-			tests/guest/run-all
+			PMCDRV_FUZZ_SECONDS=15 tests/guest/run-all
 }
 # A real Prometheus on the host scrapes pmcctl serve in a guest (passt
 # networking): exact cgroup counts through its query API (tests/prom-check.sh,
@@ -225,8 +225,8 @@ lane_prom() {
 # The guest without a PMU: a model lane, its subset documented (docs/testing.md).
 # 75-abuse (about 200 s) and 74-serve's HTTP abuse (about 30 s) are left out:
 # nothing in them differs without a PMU, and the four full lanes run both.
-# The fuzzer runs 15 guest seconds here and in the 6.12 cloud lane (30 in the
-# PMU, debug and RT lanes): 30 cost about 210 s of the host's.
+# The fuzzer runs 15 guest seconds here and in the 6.12 cloud, RT and hybrid
+# lanes (30 in the PMU and debug lanes): 30 cost about 210 s of the host's.
 lane_nopmu() {
 	local nopmu=(env PMCDRV_SERVE_ABUSE=0 PMCDRV_FUZZ_SECONDS=15 PMCDRV_GUEST_LEAVE_OUT=75-abuse
 		     tests/guest/run-all)
@@ -256,25 +256,29 @@ lane_models() {
 	return "$rc"
 }
 # The emulated Sapphire Rapids (perfmon v5, PERF_METRICS): the PMU-facing
-# scripts and the top-down test, which skips on every other model.  Then the
-# emulated hybrid Alder Lake (a P-core and an E-core): the module and the
+# scripts and the top-down test, which skips on every other model.
+lane_spr() {
+	lstage guest-spr tests/vm/run --timeout 1800 --pmu-model spr -- tests/guest/run-all \
+		10-module 40-emulated-pmu 50-sessions 55-msr-switch 58-selfread 60-pmcctl 62-regions 64-metrics \
+		66-topdown
+}
+# The emulated hybrid Alder Lake (a P-core and an E-core): the module and the
 # hybrid test, which skips on every other model, with the scripts that pass
 # there unchanged and reach the hybrid paths (load/unload, the MSR device,
 # stat, the fuzzer: docs/testing.md says why the others are not yet); again
 # with CPUID leaf 0x23 (adl23: each core type's counters enumerated as Meteor
-# Lake and later do), the module and the hybrid test.
-lane_spr() {
+# Lake and later do), the module and the hybrid test.  A lane of its own, so
+# that it runs beside the SPR lane at the end rather than after it.
+lane_adl() {
 	local rc=0
-	lstage guest-spr tests/vm/run --timeout 1800 --pmu-model spr -- tests/guest/run-all \
-		10-module 40-emulated-pmu 50-sessions 55-msr-switch 58-selfread 60-pmcctl 62-regions 64-metrics \
-		66-topdown || rc=1
 	lstage guest-adl tests/vm/run --pmu-model adl -- env PMCDRV_FUZZ_SECONDS=15 tests/guest/run-all \
 		10-module 20-loadunload 41-hybrid 70-msr-fallback 80-stat 90-fuzz || rc=1
 	lstage guest-adl23 tests/vm/run --pmu-model adl23 -- tests/guest/run-all 10-module 41-hybrid || rc=1
 	return "$rc"
 }
 # The order (longest first, as measured in docs/testing.md) ends the two
-# queues close together: PMU, debug, models, RT, 6.12, no PMU, SPR, Prometheus.
+# queues close together: PMU, debug, models, RT, 6.12, no PMU, SPR, hybrid,
+# Prometheus.
 [ "$qemu_ok" = 1 ] && queue lane_pmu
 queue lane_debug
 [ "$qemu_ok" = 1 ] && queue lane_models
@@ -282,6 +286,7 @@ queue lane_rt
 queue lane_612
 queue lane_nopmu
 [ "$qemu_ok" = 1 ] && queue lane_spr
+[ "$qemu_ok" = 1 ] && queue lane_adl
 [ "$qemu_ok" = 1 ] && queue lane_prom
 drain
 
