@@ -366,6 +366,12 @@ static bool pmc_event_architectural(const struct pmc_event_spec *s)
 	return false;
 }
 
+/* An event's core type: 0 (every type), or one CPUID.1AH names (Atom, Core). */
+static bool pmc_core_type_valid(u32 core_type)
+{
+	return !core_type || core_type == PMC_CORE_TYPE_ATOM || core_type == PMC_CORE_TYPE_CORE;
+}
+
 int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmon *pm,
 		    enum pmc_event_err *why)
 {
@@ -423,8 +429,7 @@ int pmc_event_check(const struct pmc_event_spec *s, const struct pmc_arch_perfmo
 	 * the same on each (an architectural one); a model event names the
 	 * core type it is of.
 	 */
-	if (err == PMC_EVENT_OK && s->core_type && s->core_type != PMC_CORE_TYPE_ATOM &&
-	    s->core_type != PMC_CORE_TYPE_CORE)
+	if (err == PMC_EVENT_OK && !pmc_core_type_valid(s->core_type))
 		err = PMC_EVENT_BAD_CORE_TYPE;
 	if (err == PMC_EVENT_OK && s->core_type && !pm->hybrid)
 		err = PMC_EVENT_NOT_HYBRID;
@@ -512,8 +517,7 @@ int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmo
 
 	if (ev->reserved1) {
 		err = PMC_EVENT_RESERVED;
-	} else if (ev->core_type && ev->core_type != PMCDRV_CORE_TYPE_ATOM &&
-		   ev->core_type != PMCDRV_CORE_TYPE_CORE) {
+	} else if (!pmc_core_type_valid(ev->core_type)) {
 		err = PMC_EVENT_BAD_CORE_TYPE;
 	} else if (ev->type == PMCDRV_EVENT_SW) {
 		if (ev->flags || ev->event || ev->umask || ev->cmask || ev->extra || ev->core_type)

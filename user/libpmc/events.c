@@ -494,9 +494,8 @@ done:
 /* Where the term at @start ends: ',' '{' '}' or the end, outside cpu/.../. */
 static const char *term_end(const char *start, char *err, size_t errlen, int *ret)
 {
-	const char *close;
-
 	size_t plen = pmu_prefix(start, NULL, NULL);
+	const char *close;
 
 	*ret = 0;
 	if (plen) {

@@ -451,15 +451,13 @@ static void stop_counting(int sig)
 /* Add one session's split by core type to @res's, type by type (CPUID.1AH's value). */
 static void add_types(struct run_result *res, const struct pmcdrv_read_types *rt, unsigned int n)
 {
-	unsigned int t, k, e;
+	unsigned int t, e;
+	int k;
 
 	for (t = 0; t < rt->nr_types && t < PMCDRV_MAX_CORE_TYPES; t++) {
-		for (k = 0; k < res->nr_types && res->types[k].cpuid_1a != rt->types[t].cpuid_1a; k++)
-			;
-		if (k == PMCDRV_MAX_CORE_TYPES)
+		k = type_slot(res, rt->types[t].cpuid_1a);
+		if (k < 0)
 			continue;
-		if (k == res->nr_types)
-			res->types[res->nr_types++].cpuid_1a = rt->types[t].cpuid_1a;
 		res->types[k].time_enabled += rt->types[t].time_enabled;
 		for (e = 0; e < n; e++)
 			res->types[k].values[e] += rt->types[t].values[e];
@@ -548,7 +546,8 @@ static void print_attached(FILE *f, const struct run_opts *o, struct count_metri
 		ta = calloc(1, sizeof(*ta));
 	if (ta) {
 		type_acc_add(ta, types, o->c.events.n);
-		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows, o->c.events.n, trows, tev));
+		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows,
+						     o->c.events.n, trows, tev));
 		free(ta);
 	} else {
 		report_print(f, &r, rows, o->c.events.n);

@@ -197,7 +197,8 @@ static void print_results(FILE *f, const struct run_opts *o, const struct mpi_ra
 	if (o->topdown)
 		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, true);
 	else if (ta->nr && !cm && !(last->flags & PMCDRV_READ_MULTIPLEXED))
-		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows, o->c.events.n, trows, tev));
+		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows,
+						     o->c.events.n, trows, tev));
 	else
 		report_print(f, &r, rows, o->c.events.n);
 }

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "cgroups.h"
-#include "libpmc.h"
 #include "hybrid.h"
 #include "interval.h"
+#include "libpmc.h"
 #include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
@@ -303,18 +303,14 @@ static bool split_by_type(const struct pmc_evlist *ev, const struct stat_cpu *cp
 			  unsigned int n, struct run_result *res)
 {
 	struct pmcdrv_read d;
-	unsigned int i, k, e;
+	unsigned int i, e;
+	int k;
 
 	memset(res, 0, sizeof(*res));
 	for (i = 0; i < n; i++) {
-		if (!cpus[i].cpuid_1a)
+		k = cpus[i].cpuid_1a ? type_slot(res, cpus[i].cpuid_1a) : -1;
+		if (k < 0)
 			return false;
-		for (k = 0; k < res->nr_types && res->types[k].cpuid_1a != cpus[i].cpuid_1a; k++)
-			;
-		if (k == PMCDRV_MAX_CORE_TYPES)
-			return false;
-		if (k == res->nr_types)
-			res->types[res->nr_types++].cpuid_1a = cpus[i].cpuid_1a;
 		for (e = 0; e < ev->n; e++) {
 			interval_delta(&cpus[i].now, &cpus[i].prev, e, &d);
 			res->types[k].values[e] += d.values[0];

@@ -10,6 +10,21 @@
 #include "hybrid.h"
 #include "libpmc.h"
 
+int type_slot(struct run_result *res, uint32_t cpuid_1a)
+{
+	unsigned int k;
+
+	for (k = 0; k < res->nr_types && res->types[k].cpuid_1a != cpuid_1a; k++)
+		;
+	if (k == PMCDRV_MAX_CORE_TYPES)
+		return -1;
+	if (k == res->nr_types) {
+		memset(&res->types[k], 0, sizeof(res->types[k]));
+		res->types[res->nr_types++].cpuid_1a = cpuid_1a;
+	}
+	return (int)k;
+}
+
 void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n)
 {
 	unsigned int t, i;

@@ -14,6 +14,12 @@ struct type_acc {
 	struct stat_acc time[PMCDRV_MAX_CORE_TYPES];	/* ns counted on CPUs of the type */
 };
 
+/*
+ * The index of core type @cpuid_1a (CPUID.1AH:EAX) in @res->types, added
+ * (zeroed) when new; -1 when the PMCDRV_MAX_CORE_TYPES are taken.
+ */
+int type_slot(struct run_result *res, uint32_t cpuid_1a);
+
 /* Add one run's split (res->nr_types 0: none) of @n events. */
 void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n);
 
