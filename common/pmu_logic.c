@@ -623,6 +623,28 @@ static int pmc_config_bad_td(const struct pmcdrv_config *cfg)
 	return -1;
 }
 
+/*
+ * The session multiplexes: say so in @v, unless an event names a core type
+ * (a core type's program is a single one: pmc_prog_for_core_type()), which
+ * is refused.  Both ways to multiplex come here: more events than counters
+ * (pmc_config_check()) and one extra register needing two values
+ * (pmc_config_extra()).
+ */
+static int pmc_config_set_mux(const struct pmcdrv_config *cfg, struct pmc_config_verdict *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+		if (cfg->events[i].type == PMCDRV_EVENT_HW && cfg->events[i].core_type) {
+			v->err = PMC_CONFIG_TYPED_MUX;
+			v->bad_index = i;
+			return -EOPNOTSUPP;
+		}
+	}
+	v->mux = true;
+	return 0;
+}
+
 int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v)
 {
@@ -690,18 +712,8 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 	 * Every group fits alone, and a fixed-only event alone always finds
 	 * its counter: what does not fit at once takes turns (pmc_mux_step).
 	 */
-	if (pmc_assign_counters(specs, nhw, pm, usable, idx)) {
-		/* A core type's program is a single one (pmc_prog_for_core_type()). */
-		for (i = 0; i < cfg->nr_events; i++) {
-			if (cfg->events[i].type == PMCDRV_EVENT_HW && cfg->events[i].core_type) {
-				v->err = PMC_CONFIG_TYPED_MUX;
-				v->bad_index = i;
-				return -EOPNOTSUPP;
-			}
-		}
-		v->mux = true;
-		return 0;
-	}
+	if (pmc_assign_counters(specs, nhw, pm, usable, idx))
+		return pmc_config_set_mux(cfg, v);
 	for (i = 0, nhw = 0; i < cfg->nr_events; i++) {
 		if (cfg->events[i].type == PMCDRV_EVENT_HW)
 			counter[i] = idx[nhw++];
@@ -1118,7 +1130,9 @@ int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_mod
 		if ((xp->used & (1U << k)) && xp->val[k] != ev->extra) {
 			if (pmc_extra_group_conflict(cfg, m, i, k))
 				return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_CONFLICT, i, -ENOSPC);
-			v->mux = true;	/* other units: scheduled apart */
+			/* other units: scheduled apart */
+			if (pmc_config_set_mux(cfg, v))
+				return -EOPNOTSUPP;
 			continue;
 		}
 		xp->used |= 1U << k;

@@ -919,6 +919,15 @@ static void test_config_extra(void)
 	memset(&v, 0, sizeof(v));
 	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
 	CU_ASSERT(v.mux);
+	/* ... but not when an event names a core type (its program is one). */
+	memset(&v, 0, sizeof(v));
+	cfg.events[0].core_type = PMCDRV_CORE_TYPE_CORE;
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TYPED_MUX);
+	CU_ASSERT_EQUAL(v.bad_index, 0);
+	CU_ASSERT(!v.mux);
+	cfg.events[0].core_type = 0;
+	memset(&v, 0, sizeof(v));
 	cfg.events[1].group = 4;
 	cfg.events[2].group = 4;
 	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -ENOSPC);
