@@ -4,8 +4,9 @@
  * read another's counts or count a privileged program, run as root by
  * tests/guest/65-security.sh.  Every attacker below is the unprivileged
  * user nobody (65534) on a file root opened (what devmode=0666 gives);
- * the victim V is root's process counting all 7 counters of CPU 0
- * (4 GP + 3 fixed) in user mode.  Each check asserts:
+ * the victim V is root's process counting all counters of CPU 0 (on Skylake
+ * 4 GP + 3 fixed; on a hybrid part the 6 GP + 3 its core types share) in
+ * user mode.  Each check asserts:
  *
  *  - RDPMC of stopped counters: nobody CONFIGs, ATTACHes and DISABLEs a
  *    session, maps its self-read page on CPU 0, switches once through V's
@@ -89,6 +90,16 @@
 #define NOBODY		65534
 #define MAX_CTRS	16
 #define ALL_COUNTERS	"instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u"
+/*
+ * On a hybrid CPU a model event that names no core type (r10000c0) is
+ * refused, the architectural events there are only cycles, instructions
+ * and ref-cycles, and the counters are the types' common subset, 6 GP: the
+ * last three are P-core events (cpu_core/.../), which count on V_CPU, a
+ * P-core on the emulated hybrid parts (tests/qemu/README.md).
+ */
+#define ALL_COUNTERS_HYBRID	"instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u," \
+				"cpu_core/event=0xc0,cmask=1/u,cpu_core/event=0x3c,cmask=1/u," \
+				"cpu_core/event=0xc0,cmask=2/u"
 #define V_CPU		0
 #define SPIN_MS		50
 #define DELAY_PARAM	"/sys/module/pmcdrv/parameters/debug_fork_delay_ms"
@@ -98,6 +109,7 @@ static struct check_state st;
 static const char *dev = PMC_DEFAULT_DEVICE;
 static const char *suid_copy;
 static bool have_pmu;
+static const char *all_counters = ALL_COUNTERS;
 static unsigned int num_gp, num_fixed, ncpus;
 static long page_size;
 static char **only;	/* the cases to run (argv), or NULL: all */
@@ -318,7 +330,7 @@ static void check_zero(const char *name, const struct rdpmc_result *r)
 	CHECK(&st, n == 0, name, "%d counter(s) not 0, RDPMC read:%s", n, why);
 }
 
-/* ---- V: root's process counting all 7 counters on CPU 0 -------------------------------- */
+/* ---- V: root's process counting all counters on CPU 0 ---------------------------------- */
 
 struct victim {
 	pid_t pid;
@@ -331,7 +343,7 @@ static bool victim_pipes(struct victim *v)
 }
 
 /*
- * Fork V on CPU 0, counting all 7 counters in a session of its own; it
+ * Fork V on CPU 0, counting all counters in a session of its own; it
  * spins SPIN_MS counted and blocks, then again for each byte on go ('s':
  * spin for ever).  Returns once it blocked the first time.
  */
@@ -348,7 +360,7 @@ static bool victim_start(struct victim *v)
 
 		pin(V_CPU);
 		memset(&l, 0, sizeof(l));
-		if (pmc_evlist_parse(&l, ALL_COUNTERS, msg, sizeof(msg)) || pmc_session_open(NULL, &s))
+		if (pmc_evlist_parse(&l, all_counters, msg, sizeof(msg)) || pmc_session_open(NULL, &s))
 			_exit(1);
 		for (i = 0; i < l.n; i++)
 			if (pmc_session_add(s, &l.ev[i].ev) < 0)
@@ -1457,6 +1469,8 @@ int main(int argc, char **argv)
 		   info.num_gp;
 	num_gp = info.num_gp;
 	num_fixed = info.num_fixed;
+	if (info.flags & PMCDRV_INFO_HYBRID)
+		all_counters = ALL_COUNTERS_HYBRID;
 	if (num_gp + num_fixed > MAX_CTRS)
 		num_fixed = MAX_CTRS - num_gp;
 	close(fd);
