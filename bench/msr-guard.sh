@@ -168,22 +168,42 @@ guard untracked-session
 kill $(cat /proc/$holder/task/$holder/children 2>/dev/null) 2>/dev/null
 wait $holder 2>/dev/null
 
+# The 7-event cases: the 7 counters of Skylake.  On a hybrid CPU a model
+# event names its core type (perf's cpu_core/ and cpu_atom/ PMUs, each with
+# its CPUs and rdpmc attribute): that of $CPU, where the ping-pong runs.
+rdpmc_attr=/sys/bus/event_source/devices/cpu/rdpmc
+ev7_last=r10000c0:u
+in_cpulist() {	# CPU LIST: is CPU in the kernel's cpu list LIST ("0-3,8")?
+	local r
+	for r in ${2//,/ }; do
+		[ "$1" -ge "${r%-*}" ] && [ "$1" -le "${r#*-}" ] && return 0
+	done
+	return 1
+}
+for pmu in cpu_core cpu_atom; do
+	d=/sys/bus/event_source/devices/$pmu
+	[ -r $d/cpus ] || continue
+	rdpmc_attr=$d/rdpmc
+	in_cpulist "$CPU" "$(cat $d/cpus)" && ev7_last="$pmu/event=0xc0,cmask=1/u"
+done
+EV7=instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,$ev7_last
+
 if ! have_pmu; then
 	echo "SKIP: hardware-event cases: no PMU in this guest"
 else
 	guard inherit-1 pmcctl run -e instructions:u --
 	guard inherit-2 pmcctl run -e instructions:u,cycles:u --
-	guard inherit-7 pmcctl run -e instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u --
+	guard inherit-7 pmcctl run -e "$EV7" --
 	guard no-inherit-1 pmcctl run --no-inherit -e instructions:u --
 	guard no-inherit-2 pmcctl run --no-inherit -e instructions:u,cycles:u --
-	guard no-inherit-7 pmcctl run --no-inherit -e instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u --
+	guard no-inherit-7 pmcctl run --no-inherit -e "$EV7" --
 	if [ ! -x "$ppr" ]; then
 		echo "FAIL: msr-guard: $ppr not built (bench/run or make tests builds it)"
 		failed=$((failed + 1))
 	else
 		guard sessions-1 "$ppr" pmcdrv-ioctl instructions:u
 		guard sessions-2 "$ppr" pmcdrv-ioctl instructions:u,cycles:u
-		guard sessions-7 "$ppr" pmcdrv-ioctl instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
+		guard sessions-7 "$ppr" pmcdrv-ioctl "$EV7"
 		guard sessions-uk-1 "$ppr" pmcdrv-ioctl instructions
 		guard sessions-uk-2 "$ppr" pmcdrv-ioctl instructions,cycles
 	fi
@@ -201,7 +221,7 @@ else
 		cgguard cgroup-same-2 mgA mgA -e instructions:u,cycles:u
 		cgguard cgroup-two-1 mgA mgB -e instructions:u
 		cgguard cgroup-two-2 mgA mgB -e instructions:u,cycles:u
-		cgguard cgroup-two-7 mgA mgB -e instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
+		cgguard cgroup-two-7 mgA mgB -e "$EV7"
 		cgguard cgroup-out-2 mgA mgC -e instructions:u,cycles:u
 		rmdir $cg/mgA $cg/mgB $cg/mgC
 	else
@@ -209,8 +229,7 @@ else
 	fi
 	if [ ! -x "$ppr" ]; then
 		:
-	elif [ "$(cat /sys/bus/event_source/devices/cpu/rdpmc 2>/dev/null)" = 0 ] ||
-		[ ! -e /sys/bus/event_source/devices/cpu/rdpmc ]; then
+	elif [ "$(cat $rdpmc_attr 2>/dev/null)" = 0 ] || [ ! -e $rdpmc_attr ]; then
 		echo "SKIP: RDPMC cases: RDPMC is not open to self-read pages here (perf's rdpmc attribute)"
 	else
 		for m in shared sessions; do
@@ -218,7 +237,7 @@ else
 			[ $m = sessions ] && how=pmcdrv
 			guard rdpmc-$m-1 "$ppr" $how instructions:u
 			guard rdpmc-$m-2 "$ppr" $how instructions:u,cycles:u
-			guard rdpmc-$m-7 "$ppr" $how instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
+			guard rdpmc-$m-7 "$ppr" $how "$EV7"
 		done
 	fi
 fi
