@@ -268,8 +268,8 @@ lane_spr() {
 # the security checks, the MSR device, stat, the fuzzer: docs/testing.md
 # says why the others are not yet); again
 # with CPUID leaf 0x23 (adl23: each core type's counters enumerated as Meteor
-# Lake and later do), the module and the hybrid test.  A lane of its own, so
-# that it runs beside the SPR lane at the end rather than after it.
+# Lake and later do), the module and the hybrid test.  A lane of its own,
+# queued before the shorter no-PMU, SPR and Prometheus lanes.
 lane_adl() {
 	local rc=0
 	lstage guest-adl tests/vm/run --pmu-model adl -- env PMCDRV_FUZZ_SECONDS=15 tests/guest/run-all \
@@ -279,16 +279,16 @@ lane_adl() {
 	return "$rc"
 }
 # The order (longest first, as measured in docs/testing.md) ends the two
-# queues close together: PMU, debug, models, RT, 6.12, no PMU, SPR, hybrid,
+# queues close together: PMU, debug, models, RT, 6.12, hybrid, no PMU, SPR,
 # Prometheus.
 [ "$qemu_ok" = 1 ] && queue lane_pmu
 queue lane_debug
 [ "$qemu_ok" = 1 ] && queue lane_models
 queue lane_rt
 queue lane_612
+[ "$qemu_ok" = 1 ] && queue lane_adl
 queue lane_nopmu
 [ "$qemu_ok" = 1 ] && queue lane_spr
-[ "$qemu_ok" = 1 ] && queue lane_adl
 [ "$qemu_ok" = 1 ] && queue lane_prom
 drain
 
