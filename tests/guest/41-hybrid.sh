@@ -256,6 +256,44 @@ out=$(pmcctl run -e "$ev7" -- true 2>&1)
 check "8 typed events on 6 GP and fixed counter 0: refused (not multiplexed), saying so" \
 	grep -q "not multiplexed" <<<"$out"
 
+# -M: the kernel's data has metrics of each core type (tma_info_thread_ipc over
+# cpu_core events, tma_info_core_ipc over cpu_atom ones).  Each is computed
+# from its type's raw counts, so each is its type's IPC exactly (1/2, 1/3);
+# the rows keep their type's share of the time, and a metric of a type the
+# task never ran on has no value, as an IPC beside its instructions has none.
+mev=tma_info_thread_ipc,tma_info_core_ipc
+mval() { awk -F, -v m="$1" '$NF == m { print $(NF - 1) }'; }
+pctof() { awk -F, -v e="$1" '$3 == e { print $5 }'; }
+for c in 0 1; do
+	me=$([ $c = 0 ] && echo cpu_core || echo cpu_atom)
+	other=$([ $c = 0 ] && echo cpu_atom || echo cpu_core)
+	mine=$([ $c = 0 ] && echo "tma_info_thread_ipc 0.50" || echo "tma_info_core_ipc 0.33")
+	theirs=$([ $c = 0 ] && echo tma_info_core_ipc || echo tma_info_thread_ipc)
+	out=$(taskset -c $c pmcctl run -x, -M $mev -- $loop "$(n $N)" 2>&1 >/dev/null)
+	expect_eq "-M pinned to CPU $c: ${mine% *} = $me's IPC" "$(mval "${mine% *}" <<<"$out")" "${mine#* }"
+	expect_eq "-M pinned to CPU $c: $theirs has no value (n/a: $other counted nothing)" \
+		"$(mval "$theirs" <<<"$out")" ""
+	expect_eq "-M pinned to CPU $c: $other/INST_RETIRED.ANY/ ran 0% of the time" \
+		"$(pctof "$other/INST_RETIRED.ANY/" <<<"$out")" "0.00"
+	expect_eq "-M pinned to CPU $c: $me/INST_RETIRED.ANY/ ran 100% of the time" \
+		"$(pctof "$me/INST_RETIRED.ANY/" <<<"$out")" "100.00"
+	line=$(grep "^[0-9]*,,$other/INST_RETIRED.ANY/," <<<"$out")
+	check "-M pinned to CPU $c: no IPC beside $other/INST_RETIRED.ANY/ (its cycles are 0): $line" \
+		test -n "$line" -a "${line/insn per cycle/}" = "$line"
+done
+pmcctl run -x, -M $mev -o /tmp/hybm -- $loop "$big" &
+moves=$(shuttle $!)
+expect_eq "-M moved ($moves moves): tma_info_thread_ipc = the P-core's IPC, 1/2" \
+	"$(mval tma_info_thread_ipc </tmp/hybm)" 0.50
+expect_eq "-M moved: tma_info_core_ipc = the E-core's IPC, 1/3" "$(mval tma_info_core_ipc </tmp/hybm)" 0.33
+pc=$(pctof cpu_core/INST_RETIRED.ANY/ </tmp/hybm) pa=$(pctof cpu_atom/INST_RETIRED.ANY/ </tmp/hybm)
+check "-M moved: the typed rows' shares of the time add up to 100% ($pc% + $pa%)" \
+	awk -v a="$pc" -v b="$pa" 'BEGIN { d = a + b - 100; exit !(a > 0 && b > 0 && d < 0.02 && d > -0.02) }'
+out=$(pmcctl stat -a -x, -M tma_info_thread_ipc -- $loop "$(n $N)" 2>&1 >/dev/null)
+pc=$(pctof cpu_core/INST_RETIRED.ANY/ <<<"$out")
+check "stat -a -M: the cpu_core row has the P-cores' share of the CPUs' time ($pc%, one CPU of two)" \
+	awk -v a="$pc" 'BEGIN { exit !(a > 40 && a < 60) }'
+
 # run -p: the same rows for tasks counted from outside, moved between the types
 # while counted: the rows add up to the sum, each typed event to its type's row.
 taskset -c 1 $loop "$(n 500000000)" &
@@ -278,6 +316,14 @@ expect_eq "run -p: cpu_core/INST_RETIRED.ANY_P/ = the P-core's share" \
 	"$(val cpu_core/INST_RETIRED.ANY_P/:u </tmp/hybp)" "$ic"
 expect_eq "run -p: cpu_atom/INST_RETIRED.ANY_P/ = the E-core's share" \
 	"$(val cpu_atom/INST_RETIRED.ANY_P/:u </tmp/hybp)" "$ia"
+# run -p -M of a task on the E-core alone: its metric, the P-core's none.
+taskset -c 1 $loop "$(n 100000000)" &
+lp=$!
+sleep 0.05
+out=$(pmcctl run -x, -p $lp -M $mev 2>&1 >/dev/null)
+expect_eq "run -p -M on the E-core: tma_info_core_ipc = its IPC, 1/3" "$(mval tma_info_core_ipc <<<"$out")" 0.33
+expect_eq "run -p -M on the E-core: cpu_core/INST_RETIRED.ANY/ ran 0% of the time" \
+	"$(pctof cpu_core/INST_RETIRED.ANY/ <<<"$out")" "0.00"
 
 # A binary built against the header before the split (tests/abi/README.md):
 # the one sum, exact, wherever the task ran.

@@ -542,16 +542,19 @@ static void print_attached(FILE *f, const struct run_opts *o, struct count_metri
 	if (cm)
 		count_metrics_eval(cm, rows, o->c.events.n, elapsed, &r, "run");
 	/* A hybrid CPU: rows by core type, as run of a command prints them. */
-	if (types->nr_types && !cm && !(sum->flags & PMCDRV_READ_MULTIPLEXED))
+	if (types->nr_types && !(sum->flags & PMCDRV_READ_MULTIPLEXED))
 		ta = calloc(1, sizeof(*ta));
-	if (ta) {
+	if (ta)
 		type_acc_add(ta, types, o->c.events.n);
+	if (ta && !cm) {
 		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows,
 						     o->c.events.n, trows, tev));
-		free(ta);
 	} else {
+		if (ta)
+			type_rows_mark(ta, rows, o->c.events.n);
 		report_print(f, &r, rows, o->c.events.n);
 	}
+	free(ta);
 }
 
 int run_attached(const struct run_opts *o, FILE *out, struct count_metrics *cm, int *sig)

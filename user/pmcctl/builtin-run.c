@@ -194,6 +194,8 @@ static void print_results(FILE *f, const struct run_opts *o, const struct mpi_ra
 	}
 	if (cm)
 		count_metrics_eval(cm, rows, o->c.events.n, elapsed->mean, &r, "run");
+	if (ta->nr && cm && !(last->flags & PMCDRV_READ_MULTIPLEXED))
+		type_rows_mark(ta, rows, o->c.events.n);
 	if (o->topdown)
 		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, true);
 	else if (ta->nr && !cm && !(last->flags & PMCDRV_READ_MULTIPLEXED))

@@ -464,10 +464,14 @@ static bool any_mux(const struct stat_cpu *cpus, unsigned int n)
 	return false;
 }
 
-/* The summed @rows of a hybrid part's CPUs with their rows by core type; false: not hybrid. */
+/*
+ * The summed @rows of a hybrid part's CPUs with their rows by core type, or
+ * with @metrics (-M) as they are, each event of one core type marked with
+ * its time on its type; false: not hybrid.
+ */
 static bool print_by_type(struct stat_opts *o, const struct pmc_evlist *ev,
 			  const struct stat_cpu *cpus, unsigned int n, struct report *r,
-			  const struct report_row *rows, bool first)
+			  struct report_row *rows, bool metrics, bool first)
 {
 	struct {
 		struct run_result res;
@@ -479,8 +483,14 @@ static bool print_by_type(struct stat_opts *o, const struct pmc_evlist *ev,
 
 	if (ok) {
 		type_acc_add(&w->ta, &w->res, ev->n);
-		interval_print_rows(&o->io, r, w->trows,
-				    type_rows(0, false, &w->ta, rows, ev->n, w->trows, w->tev), first);
+		if (metrics) {
+			type_rows_mark(&w->ta, rows, ev->n);
+			interval_print_rows(&o->io, r, rows, ev->n, first);
+		} else {
+			interval_print_rows(&o->io, r, w->trows,
+					    type_rows(0, false, &w->ta, rows, ev->n, w->trows,
+						      w->tev), first);
+		}
 	}
 	free(w);
 	return ok;
@@ -565,8 +575,8 @@ static void print_counts(struct stat_opts *o, const struct pmc_evlist *ev,
 	else if (o->cm)
 		count_metrics_eval(o->cm, rows, nrows, elapsed, &r, "stat");
 	/* A hybrid part, the CPUs summed: rows by core type, as run prints them. */
-	if (!o->cm && !o->cg.nr && !o->per_cpu && !any_mux(cpus, n) &&
-	    print_by_type(o, ev, cpus, n, &r, rows, first)) {
+	if (!o->cg.nr && !o->per_cpu && !any_mux(cpus, n) &&
+	    print_by_type(o, ev, cpus, n, &r, rows, o->cm, first)) {
 		free(rows);
 		return;
 	}

@@ -59,6 +59,16 @@ static void type_row_typed(const struct type_acc *ta, struct report_row *row)
 	row->running_pct = all > 0 ? 100.0 * on / all : 100;
 }
 
+void type_rows_mark(const struct type_acc *ta, struct report_row *rows, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (rows[i].ev->ev.core_type)
+			type_row_typed(ta, &rows[i]);
+	}
+}
+
 /*
  * The rows of a hybrid CPU: each hardware event's count on each core type
  * (as perf's cpu_core/EVENT/ and cpu_atom/EVENT/ rows, but raw: never

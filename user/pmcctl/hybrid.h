@@ -33,4 +33,11 @@ unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *
 		       const struct report_row *sum, unsigned int n, struct report_row *rows,
 		       struct pmc_evsel *tev);
 
+/*
+ * Rows as they are (with metrics beside them: -M), but each event of one
+ * core type (cpu_core/EVENT/) marked as type_rows() marks it: its PMU, and
+ * its time on its type.
+ */
+void type_rows_mark(const struct type_acc *ta, struct report_row *rows, unsigned int n);
+
 #endif
