@@ -6,7 +6,7 @@
 #   tests/vm/run -- bench/guest.sh [ROUNDS REPS TRACE_ROUNDS READS STARTS CPU WARMUP_MS [ONLY]]
 # with pmcdrv loaded; ONLY=B8 runs B8 alone (the top-down pair: a second
 # guest on the emulated Sapphire Rapids, tests/vm/run --pmu-model spr);
-# any other ONLY, a comma-separated list of cases (B1,B2 go together; B3 ... B13 but B8),
+# any other ONLY, a comma-separated list of cases (B1,B2 go together; B3 ... B14 but B8),
 # runs only those (bench/run --only).  Prints one line per figure:
 #   BENCH bench=B2 tool=pmcdrv events=2 mode=inherit metric=ns_per_round value=... [more k=v]
 # and ends with "BENCH-DONE".  Exits non-zero when a measured command failed.
@@ -74,11 +74,22 @@ least_of() {
 # cmd BENCH TOOL EVENTS MODE: the ping-pong command, without its ROUNDS CPU
 # WARMUP_MS: build/bench/pingpong under pmcctl run or perf stat (B1, B2), or
 # build/bench/pingpong-rdpmc, whose processes count themselves (B7: TOOL is
-# its mode, none, pmcdrv, pmcdrv-shared or perf).
+# its mode, none, pmcdrv, pmcdrv-shared or perf).  B14: MODE is the number
+# of sessions in all, under build/bench/sessions; TOOL pmcdrv-ioctl (the
+# pair's own two sessions among them), none (pingpong-rdpmc counting
+# nothing) or untracked (build/bench/pingpong, B1's).
 cmd() {
 	local b=$1 tool=$2 n=$3 mode=$4 inh=() ev
 	if [ "$b" = B7 ]; then
 		echo "$ppr $tool ${EV[$n]:-instructions:u}"	# none: counts nothing
+		return
+	fi
+	if [ "$b" = B14 ]; then
+		case $tool in
+		pmcdrv-ioctl) echo "build/bench/sessions $((mode - 2)) $ppr $tool ${EV[$n]}" ;;
+		none) echo "build/bench/sessions $mode $ppr none instructions:u" ;;
+		*) echo "build/bench/sessions $mode $pp" ;;
+		esac
 		return
 	fi
 	[ "$mode" = no-inherit ] && inh=(--no-inherit)
@@ -103,13 +114,13 @@ cmd() {
 }
 
 # comm BENCH: the ping-pong tasks' name (bench/lib/msrtrace.sh).
-comm() { [ "$1" = B7 ] && echo pingpong-rdpmc || echo pingpong; }
+comm() { [ "$1" = B7 ] || [ "$1" = B14 ] && echo pingpong-rdpmc || echo pingpong; }
 
 # counts_ok BENCH TOOL: the counter output of the last run is complete (no
 # multiplexing, nothing "not counted"/"not supported").  B7's program checks
-# its own counts (it fails when they do not move).
+# its own counts (it fails when they do not move), as in B14.
 counts_ok() {
-	[ "$1" = B7 ] && return 0
+	[ "$1" = B7 ] || [ "$1" = B14 ] && return 0
 	# B12: a cgroup that never ran is "not counted" for perf (its events never ran): the file only
 	[ "$1" = B12 ] && { [ "$2" = none ] || [ -s /tmp/bench.counts ]; return; }
 	shift
@@ -674,6 +685,43 @@ if want B11; then
 				"value=$(sed -n 's/.*ns=//p' <<<"$out") ${out% ns=*} reads=$B11_TRACE_READS"
 		done
 	done
+fi
+
+# ---- B14: many sessions ---------------------------------------------------------------------
+# build/bench/sessions K CMD: CMD while K sessions exist, each counting
+# instructions:u on its own idle task (a child blocked in read()).  The
+# cross-session switch: B7's pmcdrv-ioctl ping-pong (a session per task, the
+# same user-mode events: the counters handed over) among 2, 10, 100 and
+# 1,000 sessions in all, against the same program counting nothing with no
+# session; the untracked switch: B1's ping-pong with no session, with one
+# and with 1,000 (their probes run at every switch).  Each timing the median
+# of REPS runs of B14_ROUNDS (default ROUNDS) round trips; the cross-session
+# switch traced (MSR accesses) at 2 and 1,000 sessions.  Before each case
+# without a session and before each trace, pmcdrv's probes are let go (they
+# linger a second after the last session closes; bench/msr-guard.sh says why
+# the trace needs it).
+B14_SESSIONS=${B14_SESSIONS:-2 10 100 1000}
+B14_ROUNDS=${B14_ROUNDS:-$ROUNDS}
+if want B14; then
+	echo "bench: B14 many sessions ($B14_SESSIONS; $B14_ROUNDS round trips)"
+	[ -x build/bench/sessions ] || err "B14: build/bench/sessions not built (bench/run builds it)"
+fi
+if want B14 && [ -x build/bench/sessions ]; then
+	rounds_all=$ROUNDS ROUNDS=$B14_ROUNDS
+	sleep 1.2
+	time_case B14 none 0 0 baseline-0
+	time_case B14 untracked 0 0 untracked-0
+	for k in 1 1000; do
+		time_case B14 untracked 0 "$k" "untracked-$k"
+	done
+	for k in $B14_SESSIONS; do
+		time_case B14 pmcdrv-ioctl 1 "$k" "cross-$k"
+	done
+	for k in 2 1000; do
+		sleep 1.2
+		trace_case B14 pmcdrv-ioctl 1 "$k" "cross-$k"
+	done
+	ROUNDS=$rounds_all
 fi
 
 echo "BENCH-DONE failed=$failed"

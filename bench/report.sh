@@ -68,6 +68,12 @@ def b12(t; m; x): one(.bench == "B12" and .tool == t and .mode == m and .metric 
 def b12above(t; m): (b12(t; m; "ns_per_round") | .value? // null) as $v |
 	(b12("none"; m; "ns_per_round") | .value? // null) as $b |
 	if $v == null or $b == null then null else $v - $b end;
+# B14: tool t (pmcdrv-ioctl, none, untracked) while k sessions exist in all
+def b14(t; k; x): one(.bench == "B14" and .tool == t and .mode == k and .metric == x);
+def b14sw(t; k): b14(t; k; "ns_per_round") | if . == null then null else .value / 2 end;
+# a against b in %, signed, two decimals
+def pct(a; b): if a == null or b == null or b <= 0 then "n/a" else
+	((a / b - 1) * 100) as $x | (if $x < 0 then "-" else "+" end) + ((if $x < 0 then - $x else $x end) | f2) + "%" end;
 # the command of tool t around c (B4, B13)
 def cmd(t; c): {"none": "`\(c)`", "pmcdrv": "`pmcctl run -e instructions:u \(c)`",
 	"perf": "`perf stat -e instructions:u \(c)`",
@@ -296,6 +302,25 @@ tables() {
 		b11g($pt; $n; "__x64_sys_read") as $psy | b11g($pt; $n; "perf_read") as $ph |
 		"| \($n) | \($a - $c | sign0) | \(net($h) | n0) | \(net(b11g("pmcdrv"; $n; "pmcd_session_read")) | n0) | \(net(b11g("pmcdrv"; $n; "pmcd_session_fold")) | n0) | \(sub($sy; $h) | n0) | \(sub($a; net($sy)) | n0) | \(net($ph) | if . == null then "n/a" else (. * $k | n0) end) | \(net(b11g($pt; $n; "perf_event_read")) | if . == null then "n/a" else (. * $k | n0) end) | \(sub($psy; $ph) | if . == null then "n/a" else (. * $k | n0) end) | \(if net($psy) == null then "n/a" else ($c - $k * net($psy) | n0) end) |"),
 	"",
+	"B14: many sessions. build/bench/sessions K CMD runs CMD while K sessions exist, each counting instructions:u on its own",
+	"idle task (a child blocked in read()). Session to session: B7'"'"'s pmcdrv-ioctl ping-pong, each task of the pair in its",
+	"own session counting instructions:u (the counters handed over), K counting the pair'"'"'s two; above the same program",
+	"counting nothing with no session. Untracked: B1'"'"'s ping-pong, above itself with no session. Median of \(.params.reps) runs",
+	"of \(one(.bench == "B14").rounds? // "n/a") round trips, guest ns per switch (half a round trip); MSR accesses per switch (rdmsr, wrmsr,",
+	"rdpmc: the mean of both directions) traced at 2 and 1,000 sessions",
+	"",
+	"| ping-pong | sessions | ns per switch | above untracked | vs 2 sessions / no session | PMU MSR accesses per switch |",
+	"|---|---:|---:|---:|---:|---|",
+	(def kinds14(o): if o == null then "" else "\(o.reads) rdmsr, \(o.writes) wrmsr, \(o.rdpmc) rdpmc" end;
+	 ([["none", 0], ["pmcdrv-ioctl", 2], ["pmcdrv-ioctl", 10], ["pmcdrv-ioctl", 100], ["pmcdrv-ioctl", 1000],
+	   ["untracked", 0], ["untracked", 1], ["untracked", 1000]][] as [$t, $k] |
+	  b14sw($t; $k) as $v |
+	  (if $t == "untracked" then b14sw("untracked"; 0) else b14sw("none"; 0) end) as $u |
+	  (if $t == "untracked" then b14sw("untracked"; 0) elif $t == "none" then null else b14sw($t; 2) end) as $ref |
+	  select($v != null) |
+	  "| \({"none": "pingpong-rdpmc, counting nothing", "pmcdrv-ioctl": "pingpong-rdpmc pmcdrv-ioctl, session to session",
+	       "untracked": "pingpong, untracked"}[$t]) | \($k | n0) | \($v | n0) | \(if $t == "none" or ($t == "untracked" and $k == 0) then "" else ($v - $u | sign0) end) | \(if $ref == null or $k == 0 or ($t == "pmcdrv-ioctl" and $k == 2) then "" else pct($v; $ref) end) | \(kinds14(b14($t; $k; "msr_per_switch"))) |")),
+	"",
 	"Against the targets of the switch path (docs/design.md), from the figures above",
 	"",
 	"| target | measured | met |",
@@ -354,7 +379,13 @@ tables() {
 	 (b12("pmcdrv"; "out"; "msr_per_switch") as $o |
 	  "| B12: a switch within a cgroup not counted: no MSR access | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 0))) |"),
 	 (["two", "out"][] as $m | b12above("pmcdrv"; $m) as $a | b12above("perf"; $m) as $b |
-	  "| B12: \($m), cost above untracked <= perf'"'"'s | \(ratio($a; $b)) x | \(met(if $a == null or $b == null then null else $a <= $b end)) |"))
+	  "| B12: \($m), cost above untracked <= perf'"'"'s | \(ratio($a; $b)) x | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
+	 (b14sw("pmcdrv-ioctl"; 2) as $a | b14sw("pmcdrv-ioctl"; 1000) as $b |
+	  "| B14: ns per switch session to session with 1,000 sessions within 5% of 2 sessions | \($b | n0) vs \($a | n0) (\(pct($b; $a))) | \(met(if $a == null or $b == null then null else ($b <= 1.05 * $a and $b >= 0.95 * $a) end)) |"),
+	 (b14sw("untracked"; 0) as $a | b14sw("untracked"; 1000) as $b |
+	  "| B14: untracked switch with 1,000 sessions <= 1.01 x with none | \($b | n0) vs \($a | n0) (\(pct($b; $a)); with 1 session \(pct(b14sw("untracked"; 1); $a))) | \(met(if $a == null or $b == null then null else $b <= 1.01 * $a end)) |"),
+	 (b14("pmcdrv-ioctl"; 1000; "msr_per_switch") as $o |
+	  "| B14: 1,000 sessions, session to session, the same user-mode event: 1 rdpmc, no rdmsr or wrmsr (bench/msr-guard.sh'"'"'s sessions-1) | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 1))) |"))
 	' "$json"
 }
 
@@ -527,6 +558,19 @@ event's own fd (one read per event) and through one \`read()\` of a perf group
 (\`PERF_FORMAT_GROUP\`); with 8 and 16 events pmcdrv and perf's separate events multiplex, and
 perf refuses a group larger than the counters. A second pass traces a few hundred reads with
 the function_graph tracer to show where they go.
+
+**Many sessions (B14).** \`build/bench/sessions K CMD\` (\`bench/sessions.c\`) forks K children
+that block in \`read()\` of a pipe, opens K libpmc sessions, each counting \`instructions:u\` on
+its own child (not inherited), runs CMD and waits for it, then closes the sessions and lets the
+children go: CMD runs while K sessions exist whose tasks never run. The switch from one session
+to another is B7's \`pmcdrv-ioctl\` ping-pong (each task of the pair its own session, the same
+user-mode event, so the counters are handed over: 1 rdpmc a switch) among 2 (the pair alone),
+10, 100 and 1,000 sessions in all, against the same program counting nothing with no session;
+its MSR accesses are traced at 2 and at 1,000 sessions. The untracked switch is B1's ping-pong
+with no session, with one and with 1,000 (pmcdrv's probes run at every switch while any session
+exists). The set-up and the tear-down of the sessions are outside the timed round trips. Before
+each case without a session, and before each trace, the guest waits for pmcdrv's probes to go
+(they linger a second after the last session closes).
 
 ## Results
 
