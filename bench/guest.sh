@@ -6,6 +6,7 @@
 #   tests/vm/run -- bench/guest.sh [ROUNDS REPS TRACE_ROUNDS READS STARTS CPU WARMUP_MS [ONLY]]
 # with pmcdrv loaded; ONLY=B8 runs B8 alone (the top-down pair: a second
 # guest on the emulated Sapphire Rapids, tests/vm/run --pmu-model spr);
+# ONLY=B15 runs B15 alone (many CPUs: a third guest, tests/vm/run --smp 8);
 # any other ONLY, a comma-separated list of cases (B1,B2 go together; B3 ... B14 but B8),
 # runs only those (bench/run --only).  Prints one line per figure:
 #   BENCH bench=B2 tool=pmcdrv events=2 mode=inherit metric=ns_per_round value=... [more k=v]
@@ -723,6 +724,67 @@ if want B14 && [ -x build/bench/sessions ]; then
 	done
 	ROUNDS=$rounds_all
 fi
+
+# ---- B15: many CPUs (its own guest: bench/run boots tests/vm/run --smp 8 for ONLY=B15) --------
+# Not in the default list (empty ONLY): only a guest with more vCPUs than the first one's 2
+# shows what grows with CPUs.  Two figures against the number of online CPUs, set by CPU
+# hotplug in this one guest (B15_ONLINE, 8 4 2: CPUs 1 .. K-1 online, the rest offline):
+#  - start-up: pmcctl stat -a and perf stat -a, -e instructions,cycles, around `true`, wall
+#    and busy guest ns per start (the mean of STARTS, as B4); the command alone (none)
+#  - INFO: build/bench/readspread's PMCDRV_IOC_INFO (pmcdrv asks every online CPU)
+# and one READ of a session spread over K CPUs (all 8 online, B15_SPREAD, 1 2 4 8): the reader
+# on CPU 0 and K - 1 threads of its inherited session spinning on CPUs 1 .. K-1, pmcdrv's READ
+# against perf's read() of each inherited event (bench/readspread.c).  The least of
+# B15_BATCHES batches as B11 (B15_READS reads, B15_INFOS INFOs a batch: few, since a vCPU
+# waiting for a spinning one's reply waits out the other vCPUs' round-robin slices, up to
+# 100,000 instructions each).
+if [ "$ONLY" = B15 ]; then
+	B15_ONLINE=${B15_ONLINE:-8 4 2}
+	B15_SPREAD=${B15_SPREAD:-1 2 4 8}
+	B15_READS=${B15_READS:-20}
+	B15_INFOS=${B15_INFOS:-200}
+	B15_BATCHES=${B15_BATCHES:-3}
+	EV15=instructions,cycles
+	ncpu=$(nproc)
+	[ -x build/bench/readspread ] || err "B15: build/bench/readspread not built (bench/run builds it)"
+	echo "bench: B15 many CPUs ($ncpu online; start-up and INFO at $B15_ONLINE CPUs, READ spread over $B15_SPREAD)"
+	bench "bench=info15 metric=cpus value=$ncpu"
+	online15() {	# K: CPUs 0 .. K-1 online, the others offline
+		local c f
+		for f in /sys/devices/system/cpu/cpu[1-9]*/online; do
+			c=${f#/sys/devices/system/cpu/cpu}
+			c=${c%/online}
+			echo $((c < $1)) >"$f" || err "B15: cpu$c online=$((c < $1))"
+		done
+		[ "$(nproc)" = "$1" ] || err "B15: $(nproc) CPUs online, not $1"
+	}
+	# least15 CASE K ARGS...: readspread ARGS' least lines (least_of, as B11) as bench=B15
+	# lines, K CPUs online
+	least15() {
+		local case=$1 k=$2 _ tool events reads nsper cpus counting
+		shift 2
+		least_of "$B15_BATCHES" build/bench/readspread "$@"
+		while read -r _ tool events reads _ nsper cpus counting; do
+			bench "bench=B15 case=$case $tool $events online=$k $cpus metric=ns_per_read" \
+				"value=${nsper#ns_per_read=} $reads $counting batches=$B15_BATCHES"
+		done < <(grep . <<<"$LEAST")
+	}
+	for k in $B15_ONLINE; do
+		[ "$k" -le "$ncpu" ] || { err "B15: $k CPUs asked, $ncpu in the guest"; continue; }
+		online15 "$k"
+		runs_mean B15 "start-up cpus=$k" none true
+		runs_mean B15 "start-up cpus=$k" pmcdrv pmcctl stat -a -x, -o /tmp/bench.counts -e $EV15 -- true
+		runs_mean B15 "start-up cpus=$k" perf perf stat -a -x, -o /tmp/bench.counts -e $EV15 -- true
+		least15 info "$k" "$B15_INFOS" "$EV15" 1 info
+	done
+	online15 "$ncpu"
+	for k in $B15_SPREAD; do
+		[ "$k" -le "$ncpu" ] || { err "B15: a spread over $k CPUs, $ncpu in the guest"; continue; }
+		least15 read "$ncpu" "$B15_READS" "$EV15" "$k" pmcdrv
+		least15 read "$ncpu" "$B15_READS" "$EV15" "$k" perf
+	done
+fi
+# ---- end of B15 ---------------------------------------------------------------------------------
 
 echo "BENCH-DONE failed=$failed"
 exit "$failed"

@@ -24,9 +24,11 @@
  * events (ref-cycles then goes to fixed counter 2, which perf does not give
  * raw 0x013c), the rest raw.  @read_format: PERF_FORMAT_GROUP, one read()
  * of the leader returns every value; 0, one read() returns the event's
- * value alone.  The fd, or -1 with errno.
+ * value alone.  @inherit: the event is inherited by the tasks the thread
+ * creates afterwards (read() of it sums theirs).  The fd, or -1 with errno.
  */
-static inline int perf_open_fmt(const struct pmc_evsel *e, int group, uint64_t read_format)
+static inline int perf_open_inherit(const struct pmc_evsel *e, int group, uint64_t read_format,
+				    int inherit)
 {
 	static const struct {
 		const char *name;
@@ -54,7 +56,14 @@ static inline int perf_open_fmt(const struct pmc_evsel *e, int group, uint64_t r
 	a.exclude_kernel = !(ev->flags & PMCDRV_EVF_KERNEL);
 	a.exclude_hv = 1;
 	a.read_format = read_format;
+	a.inherit = !!inherit;
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* @e in group @group, not inherited (perf_open_inherit()). */
+static inline int perf_open_fmt(const struct pmc_evsel *e, int group, uint64_t read_format)
+{
+	return perf_open_inherit(e, group, read_format, 0);
 }
 
 /* @e in group @group, PERF_FORMAT_GROUP (perf_open_fmt()). */
@@ -83,6 +92,33 @@ static inline int perf_hw_evlist(struct pmc_evlist *l, const char *arg, const ch
 			return 2;
 		}
 	return 0;
+}
+
+/*
+ * A libpmc session counting @l on the calling thread, inherited by the tasks
+ * it creates afterwards when @inherit: opened, configured and attached.
+ * 0, or -errno (*@out then still to close, unless NULL: the open failed,
+ * reported after "@prog: ").
+ */
+static inline int pmc_self_session(const struct pmc_evlist *l, bool inherit, struct pmc_session **out,
+				   const char *prog)
+{
+	unsigned int i;
+	int err;
+
+	*out = NULL;
+	err = pmc_session_open(NULL, out);
+	if (err) {
+		fprintf(stderr, "%s: open /dev/pmcdrv: %s\n", prog, strerror(-err));
+		*out = NULL;
+		return err;
+	}
+	pmc_session_set_inherit(*out, inherit);
+	for (i = 0; i < l->n && err >= 0; i++)
+		err = pmc_session_add(*out, &l->ev[i].ev);
+	if (err >= 0)
+		err = pmc_session_attach(*out, 0, 0);
+	return err < 0 ? err : 0;
 }
 
 /* Close the first @n of @fds; returns @rc. */

@@ -57,21 +57,13 @@ static int bench_pmcdrv(const struct pmc_evlist *l, long n)
 	struct pmc_session *s;
 	struct pmcdrv_read r;
 	long long t0, t1;
-	unsigned int i;
 	uint64_t first;
 	long k;
 	int err;
 
-	err = pmc_session_open(NULL, &s);
-	if (err) {
-		fprintf(stderr, "readcost: open /dev/pmcdrv: %s\n", strerror(-err));
+	err = pmc_self_session(l, false, &s, "readcost");
+	if (!s)
 		return 1;
-	}
-	pmc_session_set_inherit(s, false);
-	for (i = 0; i < l->n && err >= 0; i++)
-		err = pmc_session_add(s, &l->ev[i].ev);
-	if (err >= 0)
-		err = pmc_session_attach(s, 0, 0);
 	if (!err)
 		err = pmc_session_read(s, &r);
 	if (err < 0)

@@ -382,12 +382,80 @@ tables() {
 	  "| B12: \($m), cost above untracked <= perf'"'"'s | \(ratio($a; $b)) x | \(met(if $a == null or $b == null then null else $a <= $b end)) |"),
 	 (b14sw("pmcdrv-ioctl"; 2) as $a | b14sw("pmcdrv-ioctl"; 1000) as $b |
 	  "| B14: ns per switch session to session with 1,000 sessions within 5% of 2 sessions | \($b | n0) vs \($a | n0) (\(pct($b; $a))) | \(met(if $a == null or $b == null then null else ($b <= 1.05 * $a and $b >= 0.95 * $a) end)) |"),
-	 (b14sw("untracked"; 0) as $a | b14sw("untracked"; 1000) as $b |
-	  "| B14: untracked switch with 1,000 sessions <= 1.01 x with none | \($b | n0) vs \($a | n0) (\(pct($b; $a)); with 1 session \(pct(b14sw("untracked"; 1); $a))) | \(met(if $a == null or $b == null then null else $b <= 1.01 * $a end)) |"),
+	 (b14sw("untracked"; 1) as $a | b14sw("untracked"; 1000) as $b |
+	  "| B14: untracked switch with 1,000 sessions <= 1.01 x with one (the probes run at every switch while any session exists: one session against none is \(pct($a; b14sw("untracked"; 0)))) | \($b | n0) vs \($a | n0) (\(pct($b; $a))) | \(met(if $a == null or $b == null then null else $b <= 1.01 * $a end)) |"),
 	 (b14("pmcdrv-ioctl"; 1000; "msr_per_switch") as $o |
 	  "| B14: 1,000 sessions, session to session, the same user-mode event: 1 rdpmc, no rdmsr or wrmsr (bench/msr-guard.sh'"'"'s sessions-1) | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 1))) |"))
 	' "$json"
+	b15	# B15: its own guest, its own tables (below)
 }
+
+# ---- B15: many CPUs (the 8-vCPU guest) ----------------------------------------------------------
+# Start-up and INFO against the online CPUs, READ against the CPUs a session is spread over;
+# each figure's least-squares line over 2, 4 and 8 CPUs, and that line at 256 CPUs.
+b15() {
+	jq -r "$defs"'
+	. as $d |
+	def b15r(c; t; $k; x): $d | one(.bench == "B15" and .case == c and .tool == t and .cpus == $k and .metric == x) | .value? // null;
+	def b15info($k): $d | one(.bench == "B15" and .case == "info" and .online == $k) | .value? // null;
+	def fit(pts): [pts | select(.[1] != null)] as $p | ($p | length) as $n |
+		if $n < 2 then null else
+		($p | map(.[0]) | add / $n) as $mx | ($p | map(.[1]) | add / $n) as $my |
+		(($p | map((.[0] - $mx) * (.[1] - $my)) | add) / ($p | map((.[0] - $mx) * (.[0] - $mx)) | add)) as $s |
+		{slope: $s, at256: ($my + $s * (256 - $mx))} end;
+	# f: the figure at . CPUs
+	def line(name; f): fit([2, 4, 8][] as $k | [$k, ($k | f)]) as $l |
+		"| \(name) | \($l.slope? // null | n0) | \($l.at256? // null | n0) |";
+	select(any(.results[]; .bench == "B15")) |
+	"",
+	"B15: many CPUs, in an 8-vCPU guest. Start-up: busy guest ns per run of `pmcctl stat -a -e instructions,cycles -- true`",
+	"and of `perf stat -a -e instructions,cycles -- true` (wall ns in brackets; the mean of \(.params.starts) runs), with 2, 4 or 8",
+	"CPUs online (CPU hotplug); INFO: one PMCDRV_IOC_INFO as root (no cache), the least of 3 batches of 200",
+	"",
+	"| CPUs online | none: busy (wall) | pmcctl stat -a: busy (wall) | perf stat -a: busy (wall) | INFO |",
+	"|---:|---:|---:|---:|---:|",
+	([8, 4, 2][] as $k |
+		def st(t): "\(b15r("start-up"; t; $k; "busy_ns_per_start") | n0) (\(b15r("start-up"; t; $k; "ns_per_start") | n0))";
+		"| \($k) | \(st("none")) | \(st("pmcdrv")) | \(st("perf")) | \(b15info($k) | n0) |"),
+	"",
+	"B15: one read of a session spread over K CPUs (all 8 online): the reader on CPU 0 counts instructions and cycles with",
+	"inheritance, K - 1 threads of it spin on CPUs 1 .. K-1; pmcdrv'"'"'s READ against perf'"'"'s read() of each inherited event",
+	"(2 reads, each summing the event'"'"'s children); guest ns, the least of 3 batches of 20",
+	"",
+	"| CPUs of the session | pmcdrv READ | perf read() x 2 | pmcdrv / perf |",
+	"|---:|---:|---:|---:|",
+	([1, 2, 4, 8][] as $k | b15r("read"; "pmcdrv"; $k; "ns_per_read") as $a | b15r("read"; "perf"; $k; "ns_per_read") as $b |
+		"| \($k) | \($a | n0) | \($b | n0) | \(ratio($a; $b)) |"),
+	"",
+	"B15, per CPU: the least-squares slope over 2, 4 and 8 CPUs, and an **extrapolation** of that line to 256 CPUs",
+	"(not a measurement: it assumes the cost stays linear in the CPUs, and the emulator'"'"'s round-robin wait with it)",
+	"",
+	"| figure | guest ns per CPU | at 256 CPUs, extrapolated |",
+	"|---|---:|---:|",
+	line("pmcctl stat -a start-up, busy"; b15r("start-up"; "pmcdrv"; .; "busy_ns_per_start")),
+	line("perf stat -a start-up, busy"; b15r("start-up"; "perf"; .; "busy_ns_per_start")),
+	line("INFO"; b15info(.)),
+	line("pmcdrv READ"; b15r("read"; "pmcdrv"; .; "ns_per_read")),
+	line("perf read() x 2"; b15r("read"; "perf"; .; "ns_per_read")),
+	"",
+	"What grows with the CPUs. READ: pmcd_read_session() folds through pmcd_session_fold() (kmod/sched.c): on the",
+	"reader'"'"'s CPU alone with IRQs off when the session is loaded there only, else one on_each_cpu_mask() over s->loaded,",
+	"the CPUs where a task of the session runs now (pmcd_ipi_fold() on each, in parallel; the sender walks the mask",
+	"and waits for all): one round of IPIs whatever the CPUs, O(CPUs) for the mask walk and the handlers. perf'"'"'s",
+	"read() of an inherited event (perf_read(), perf_event_read_value()) reads the event and each child, one",
+	"perf_event_read() after the other: one smp_call_function_single() to each CPU where a child runs, per event, so",
+	"events x (K - 1) rounds one after the other. INFO: pmcd_ioctl_info() -> pmcd_sessions_hw_usage() -> pmcd_hw_usage()",
+	"(kmod/hw.c): one on_each_cpu() over every online CPU (pmcd_read_usage_cpu(), a scan of the PMU MSRs on each) under",
+	"pmcd_global_lock; without CAP_PERFMON the result is cached for PMCD_INFO_SCAN_MS (100 ms). pmcctl stat -a opens a",
+	"CPU session per CPU: pmcd_cpu_attach() (kmod/cpu_session.c) starts each with one smp_call_function_single().",
+	"Under the emulator a vCPU waiting for a spinning one to take an IPI waits out the other vCPUs'"'"' round-robin slices",
+	"(up to 100,000 instructions each): the READ figures above 1 CPU are that wait, not the path'"'"'s instructions: about",
+	"(K - 1) x 100,000 for pmcdrv'"'"'s one round, 2 x (K - 1)^2 x 100,000 for perf'"'"'s 2 x (K - 1) rounds, which its",
+	"straight line does not fit. What extrapolates to 256 CPUs is the number of rounds: 1 for READ, 2 x 255 for perf'"'"'s",
+	"two reads. INFO and start-up wake idle (halted) vCPUs, which take the IPI at once: their slopes are instructions."
+	' "$json"
+}
+# ---- end of B15 ---------------------------------------------------------------------------------
 
 b2data() {
 	jq -r "$defs"'
@@ -437,7 +505,8 @@ runtime() {
 	"|---|---:|",
 	(r(.bench == "runtime")[] | "| \({"boot": "boot of the first guest", "setup": "set-up in the guest",
 		"B1-B2-timing": "B1, B2: timing pass", "B1-B2-tracing": "B1, B2: tracing pass",
-		"guest": "**the first guest in all**", "B8-guest": "the Sapphire Rapids guest (B8), with its boot"}[.case] // .case) | \(.value | n1) |"),
+		"guest": "**the first guest in all**", "B8-guest": "the Sapphire Rapids guest (B8), with its boot",
+		"B15-guest": "the 8-vCPU guest (B15), with its boot"}[.case] // .case) | \(.value | n1) |"),
 	(([r(.bench == "runtime" and (.case == "B9" or .case == "B10" or .case == "B11"))[] | .value] | add) as $new |
 	 (one(.bench == "runtime" and .case == "guest") | .value? // null) as $all |
 	 (one(.bench == "runtime" and .case == "B8-guest") | .value? // 0) as $spr |
@@ -455,8 +524,8 @@ doc() {
 	cat <<EOF
 # Performance: pmcdrv against perf
 
-Generated by \`bench/run\` (\`make bench\`) from one run on $date (two guests: the default PMU
-model, and the Sapphire Rapids model for B8); do not edit by hand,
+Generated by \`bench/run\` (\`make bench\`) from one run on $date (three guests: the default PMU
+model, the Sapphire Rapids model for B8, and 8 vCPUs of the default model for B15); do not edit by hand,
 run \`bench/run\` again. The raw figures are in \`build/bench/results.json\` after a run.
 
 - Guest: Debian kernel $guest, 2 vCPUs, 1 GiB, Debian's perf $perfv.
@@ -571,6 +640,19 @@ with no session, with one and with 1,000 (pmcdrv's probes run at every switch wh
 exists). The set-up and the tear-down of the sessions are outside the timed round trips. Before
 each case without a session, and before each trace, the guest waits for pmcdrv's probes to go
 (they linger a second after the last session closes).
+
+**Many CPUs (B15).** B15 runs in a guest of its own with 8 vCPUs (\`tests/vm/run --smp 8\`,
+\`bench/guest.sh ... B15\`). With 8, 4 and 2 CPUs online (CPU hotplug in that guest) it times
+the start-up of \`pmcctl stat -a -e instructions,cycles -- true\` and of \`perf stat -a\` with the
+same events (as B4: busy and wall guest ns, the mean of the runs), and one PMCDRV_IOC_INFO
+(\`build/bench/readspread ... info\`, the least of 3 batches of 200). With all 8 online,
+\`build/bench/readspread\` spreads one inherited session over 1, 2, 4 or 8 CPUs: the reading
+thread on CPU 0 and one spinning thread of it on each other CPU, then times pmcdrv's READ
+against perf's \`read()\` of each inherited event (the least of 3 batches of 20: few reads, since
+each waits for the other vCPUs' round-robin slices). The per-CPU slopes over 2, 4 and 8 CPUs
+and their straight lines at 256 CPUs are an extrapolation, not a measurement; the text under
+B15's tables says what in the design grows with the CPUs, and which figures are the emulator's
+round-robin wait rather than instructions.
 
 ## Results
 
