@@ -307,6 +307,8 @@ void pmc_info_from_desc(const struct pmc_cpu_desc *d, struct pmcdrv_info *info)
 	info->api_version = PMCDRV_API_VERSION;
 	if (d->pm.version)
 		info->flags |= PMCDRV_INFO_ARCH_PERFMON;
+	if (d->pm.hybrid)
+		info->flags |= PMCDRV_INFO_HYBRID;
 	if (d->hypervisor)
 		info->flags |= PMCDRV_INFO_HYPERVISOR;
 	if (d->pdcm)

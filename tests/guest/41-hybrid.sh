@@ -201,6 +201,16 @@ check "--msr on CPU 0: cpu_core/INST_RETIRED.ANY_P/:u counted there ($i >= $want
 out=$(taskset -c 1 pmcctl run --msr -e cpu_core/INST_RETIRED.ANY_P/:u -- true 2>&1)
 check "--msr on CPU 1 (an E-core): cpu_core/ refused, naming the fix" grep -q "give -C a CPU of that type" <<<"$out"
 [ "$had_msr" = 1 ] || rmmod msr
+# Without the module, info reads CPUID in user space, as the module does.
+if rmmod pmcdrv; then
+	expect_eq "info without the module: hybrid (CPUID.07H:EDX[15])" \
+		"$(pmcctl info --json | jq -r .perfmon.hybrid)" true
+	check "info (text) without the module: hybrid, counted per CPU through the MSR device" \
+		bash -c "pmcctl info | grep -q '^Hybrid: *yes: through the MSR device'"
+	insmod "$PMCDRV_KO"
+else
+	fail "info without the module" "rmmod pmcdrv failed"
+fi
 
 # ---- events of one core type: cpu_core/EVENT/ and cpu_atom/EVENT/ -----------------------
 # Each counts on CPUs of its type alone (on the other its counter is written

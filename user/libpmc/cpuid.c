@@ -12,7 +12,7 @@ static void cpuid_regs(uint32_t leaf, struct pmc_cpuid_regs *r)
 
 int pmc_cpuid_info(struct pmcdrv_info *info, enum pmc_decode_err *decode_err)
 {
-	struct pmc_cpuid_regs l0, l1, l0a = { 0 };
+	struct pmc_cpuid_regs l0, l1, l0a = { 0 }, l7 = { 0 };
 	struct pmc_cpu_desc d;
 	long ncpu;
 
@@ -20,8 +20,12 @@ int pmc_cpuid_info(struct pmcdrv_info *info, enum pmc_decode_err *decode_err)
 	cpuid_regs(1, &l1);
 	if (l0.eax >= PMC_CPUID_LEAF_PERFMON)
 		cpuid_regs(PMC_CPUID_LEAF_PERFMON, &l0a);
+	if (l0.eax >= PMC_CPUID_LEAF_EXT_FEATURES)
+		cpuid_regs(PMC_CPUID_LEAF_EXT_FEATURES, &l7);
 
 	pmc_describe_cpu(&l0, &l1, &l0a, &d);
+	/* The module's pmcd_hw_probe(): X86_FEATURE_HYBRID_CPU is CPUID.07H:EDX[15]. */
+	pmc_hybrid_common(&d, l7.edx & PMC_CPUID_07_EDX_HYBRID);
 	pmc_info_from_desc(&d, info);
 	if (decode_err)
 		*decode_err = d.decode_err;

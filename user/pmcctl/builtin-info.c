@@ -188,8 +188,10 @@ static void info_text(FILE *f, const struct info_report *r)
 		fprintf(f, "                   only software events (task-clock, context-switches, cpu-migrations) can be counted\n");
 	} else {
 		fprintf(f, "Perfmon version:   %u\n", in->perfmon_version);
-		if (in->flags & PMCDRV_INFO_HYBRID)
+		if ((in->flags & PMCDRV_INFO_HYBRID) && r->from_module)
 			fprintf(f, "Hybrid:            yes: the counters every core type has, architectural events only\n");
+		else if (in->flags & PMCDRV_INFO_HYBRID)
+			fprintf(f, "Hybrid:            yes: through the MSR device one CPU counts, on its own core type's counters\n");
 		for (int t = 0; t < r->nr_types; t++) {
 			const struct pmc_core_type_desc *ty = &r->types[t];
 			char cpus[256];

@@ -66,6 +66,12 @@ static int cpuid_info_on(int cpu, struct pmcdrv_info *info, unsigned int *core_t
 		return -errno;
 	pmc_cpuid_info(info, NULL);
 	*core_type = pmc_cpuid_core_type();
+	/*
+	 * One CPU, one core type: its counters and events are that type's
+	 * (*core_type says which), so the events are checked as on a part
+	 * with one core type, not against the types' common subset.
+	 */
+	info->flags &= ~PMCDRV_INFO_HYBRID;
 	if (sched_setaffinity(0, sizeof(old), &old))
 		return -errno;
 	return 0;
