@@ -7,7 +7,7 @@
 # with pmcdrv loaded; ONLY=B8 runs B8 alone (the top-down pair: a second
 # guest on the emulated Sapphire Rapids, tests/vm/run --pmu-model spr);
 # ONLY=B15 runs B15 alone (many CPUs: a third guest, tests/vm/run --smp 8);
-# any other ONLY, a comma-separated list of cases (B1,B2 go together; B3 ... B14 but B8),
+# any other ONLY, a comma-separated list of cases (B1,B2 go together; B3 ... B14 but B8; B16),
 # runs only those (bench/run --only).  Prints one line per figure:
 #   BENCH bench=B2 tool=pmcdrv events=2 mode=inherit metric=ns_per_round value=... [more k=v]
 # and ends with "BENCH-DONE".  Exits non-zero when a measured command failed.
@@ -534,7 +534,7 @@ hb_case() {	# TOOL EVENTS GROUPS
 		"metric=ns_total value=$(median <<<"$totals") runs=$(echo $totals | tr ' ' ',')" \
 		"busy_ns=$(median <<<"$busys") busy_runs=$(echo $busys | tr ' ' ',')"
 }
-hb_startup() {	# TOOL EVENTS: busy ns of the tool's command around `true`
+hb_startup() {	# TOOL EVENTS [BENCH]: busy ns of the tool's command around `true` (as BENCH's, default B9)
 	local tool=$1 n=$2 i b0 busys="" ev=${EV[$2]:-}
 	for i in 1 2 3 4 5; do
 		b0=$(busy_ns)
@@ -545,7 +545,7 @@ hb_startup() {	# TOOL EVENTS: busy ns of the tool's command around `true`
 		esac || { err "B9 start-up $tool $n failed"; return; }
 		busys+=" $(($(busy_ns) - b0))"
 	done
-	bench "bench=B9 case=start-up tool=$tool events=$n metric=busy_ns value=$(median <<<"$busys")" \
+	bench "bench=${3:-B9} case=start-up tool=$tool events=$n metric=busy_ns value=$(median <<<"$busys")" \
 		"runs=$(echo $busys | tr ' ' ',')"
 }
 if want B9; then
@@ -785,6 +785,68 @@ if [ "$ONLY" = B15 ]; then
 	done
 fi
 # ---- end of B15 ---------------------------------------------------------------------------------
+
+# ==== B16: a build (begin) =========================================================================
+# make -j2 of a small generated C project (build/bench/proj: 40 files of 12 functions and main.c,
+# compiled by tcc, linked -nostdlib; bench/build-stage.sh), with GNU make and Debian's tcc
+# staged by bench/run in build/bench/toolchain.  Each run: make clean (not timed), then make
+# -j2 untracked, under pmcctl run -e and under perf stat -e (2 and 7 events, inherited by
+# every make, tcc and rm); the wall and the busy guest ns (/proc/schedstat, as B4 and B9) of
+# the whole command, the median of B16_REPS runs; the program built must print the sum its
+# host build printed (proj/expected).  The tools' start-up around `true` as B9's, as B16's.
+B16_REPS=${B16_REPS:-$REPS}
+TC=$PWD/build/bench/toolchain
+PJ=$PWD/build/bench/proj
+# b16_env CMD...: CMD with the staged make and tcc first on PATH, their libraries found
+b16_env() { env PATH="$TC/bin:$PATH" LD_LIBRARY_PATH="$TC/lib" "$@"; }
+b16_case() {	# TOOL EVENTS
+	local tool=$1 n=$2 i out t0 t1 b0 b1 walls="" busys="" ev=${EV[$2]:-}
+	local c=(make -s -C "$PJ" -j2 CC="tcc -B$TC/tcc")
+	for i in $(seq "$B16_REPS"); do
+		b16_env make -s -C "$PJ" clean >/dev/null 2>&1 || { err "B16: make clean"; return; }
+		rm -f /tmp/bench.counts
+		b0=$(busy_ns)
+		t0=$EPOCHREALTIME
+		case $tool in
+		none) out=$(b16_env "${c[@]}" 2>&1) ;;
+		pmcdrv) out=$(b16_env pmcctl run -x, -o /tmp/bench.counts -e "$ev" -- "${c[@]}" 2>&1) ;;
+		perf) out=$(b16_env perf stat -x, -o /tmp/bench.counts -e "$ev" -- "${c[@]}" 2>&1) ;;
+		esac
+		# shellcheck disable=SC2181
+		if [ $? != 0 ] || ! counts_ok B16 "$tool"; then
+			err "B16 $tool $n: $out $(cat /tmp/bench.counts 2>/dev/null)"
+			return
+		fi
+		t1=$EPOCHREALTIME
+		b1=$(busy_ns)
+		[ "$("$PJ/prog")" = "$(cat "$PJ/expected")" ] || { err "B16 $tool $n: the program built is wrong"; return; }
+		walls+=" $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", (b - a) * 1e9 }')"
+		busys+=" $((b1 - b0))"
+	done
+	bench "bench=B16 case=build tool=$tool events=$n metric=busy_ns value=$(median <<<"$busys")" \
+		"runs=$(tr ' ' , <<<"${busys# }") wall_ns=$(median <<<"$walls") wall_runs=$(tr ' ' , <<<"${walls# }")"
+}
+if want B16; then
+	echo "bench: B16 a build (make -j2 of build/bench/proj)"
+	if [ ! -x "$TC/bin/make" ] || [ ! -x "$TC/bin/tcc" ] || [ ! -s "$PJ/expected" ]; then
+		echo "bench: B16: no staged toolchain or project (bench/run stages them when Debian's tcc is installed): no B16 rows"
+	else
+		read -r _ mv _ tv <"$TC/version"
+		bench "bench=info metric=build_toolchain value=$(b16_env tcc -v | awk '{ print $3 }') tcc=$tv make=$mv" \
+			"files=$(find "$PJ" -name '*.c' | wc -l)"
+		hb_startup none 0 B16
+		for n in 2 7; do
+			hb_startup pmcdrv "$n" B16
+			hb_startup perf "$n" B16
+		done
+		b16_case none 0
+		for n in 2 7; do
+			b16_case pmcdrv "$n"
+			b16_case perf "$n"
+		done
+	fi
+fi
+# ==== B16: a build (end) ===========================================================================
 
 echo "BENCH-DONE failed=$failed"
 exit "$failed"

@@ -88,6 +88,19 @@ def runs(b; k; c): ns(b; k; "none"; null; null; "ns_per_start") as $t |
 	"| \(cmd($tool; c)) | \($w | n0) | \(above($w; $t)) | \($u | n0) | \(above($u; $bt)) |";
 def b7above(t; n): (b7(t; n; "ns_per_round") | .value? // null) as $v | b7base as $b |
 	if $v == null or $b == null then null else $v - $b end;
+# ---- B16: a build (begin) ----
+def b16(t; n): one(.bench == "B16" and .case == "build" and .tool == t and .events == n);
+def b16st(t; n): one(.bench == "B16" and .case == "start-up" and .tool == t and .events == n) | .value? // null;
+# above the untracked build: field k (value: busy ns, wall_ns), less the start-up around true when st
+def b16above(t; n; k; st): (b16(t; n) | .[k]? // null) as $v | (b16("none"; 0) | .[k]? // null) as $b |
+	(if st then (if b16st(t; n) == null or b16st("none"; 0) == null then null else b16st(t; n) - b16st("none"; 0) end) else 0 end) as $s |
+	if $v == null or $b == null or $s == null then null else $v - $b - $s end;
+# (max - min) of the untracked runs of field k'"'"'s runs list (runs, wall_runs)
+def b16spread(k): b16("none"; 0) | .[k]? // null | if . == null then null else (tostring | split(",") | map(tonumber) | max - min) end;
+def ms1: if . == null then "n/a" else (. / 1e6 | n1) end;
+def sms1: if . == null then "n/a" elif . >= 0 then "+" + (. / 1e6 | n1) else (. / 1e6 | n1) end;
+def b16ratio(a; b): if a == null or b == null or b <= 0 then "n/a" elif a <= 0 then "pmcdrv <= 0" else (a / b | f2) + " x" end;
+# ---- B16 (end) ----
 '
 
 tables() {
@@ -259,6 +272,21 @@ tables() {
 	(["two", "out"][] as $m | b12above("perf"; $m) as $px | ["none", "pmcdrv", "perf"][] as $t |
 		b12($t; $m; "ns_per_round") as $o | b12($t; $m; "msr_per_switch") as $q | b12above($t; $m) as $ax |
 		"| \({"two": "bgA <-> bgB, both counted", "out": "bgC <-> bgC, not counted"}[$m]) | \({"none": "untracked", "pmcdrv": "pmcctl stat -G", "perf": "perf stat --for-each-cgroup"}[$t]) | \($o.value? // null | n0) | \(if $t == "none" then "" else ($ax | sign0) end) | \(if $t == "none" then "" else ratio($ax; $px) end) | \(if $q == null then "n/a" else "\($q.value | n1) (\($q.p2c) / \($q.c2p))" end) | \($q.reads? // null | n1) | \($q.writes? // null | n1) | \($q.rdpmc? // null | n1) |"),
+	# ---- B16: a build (begin) ----
+	"",
+	"B16: a build, `make -j2` of build/bench/proj (\(.build_toolchain.files? // "n/a") C files compiled by tcc \(.build_toolchain.value? // "n/a") (Debian \(.build_toolchain.tcc? // "n/a")), linked",
+	"-nostdlib, GNU make \(.build_toolchain.make? // "n/a")), `make clean` before each run (not timed); untracked, under `pmcctl run -e` and `perf stat -e`",
+	"(inherited by every make, tcc and rm), median of \(b16("none"; 0).runs? // "" | tostring | split(",") | length) runs. \"busy\": the run time of every non-idle task on every",
+	"CPU over the whole command (as B4 and B9); \"less start-up\": less the tool'"'"'s own command around `true` (median of 5);",
+	"\"wall\": guest wall time, idle included (under -icount sleep=on idle time follows the host'"'"'s clock). \"spread\":",
+	"(max - min) of the untracked runs, the run-to-run noise to read the overheads against.",
+	"",
+	"| events | untracked busy ms | spread | pmcdrv busy above | perf busy above | pmcdrv/perf | pmcdrv less start-up | perf less start-up | pmcdrv/perf | untracked wall ms | spread | pmcdrv wall above | perf wall above |",
+	"|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+	([2, 7][] as $n | b16above("pmcdrv"; $n; "value"; false) as $a | b16above("perf"; $n; "value"; false) as $b |
+		b16above("pmcdrv"; $n; "value"; true) as $ps | b16above("perf"; $n; "value"; true) as $qs |
+		"| \($n) | \(b16("none"; 0).value? // null | ms1) | \(b16spread("runs") | ms1) | \($a | sms1) | \($b | sms1) | \(b16ratio($a; $b)) | \($ps | sms1) | \($qs | sms1) | \(b16ratio($ps; $qs)) | \(b16("none"; 0).wall_ns? // null | ms1) | \(b16spread("wall_runs") | ms1) | \(b16above("pmcdrv"; $n; "wall_ns"; false) | sms1) | \(b16above("perf"; $n; "wall_ns"; false) | sms1) |"),
+	# ---- B16 (end) ----
 	"",
 	"B11: one read of every event of a thread counting N events on itself: pmcdrv'"'"'s READ ioctl (libpmc), perf'"'"'s read()",
 	"of each event'"'"'s own fd (N reads, read_format 0), perf'"'"'s one read() of a PERF_FORMAT_GROUP group; guest ns, the least",
@@ -385,7 +413,11 @@ tables() {
 	 (b14sw("untracked"; 1) as $a | b14sw("untracked"; 1000) as $b |
 	  "| B14: untracked switch with 1,000 sessions <= 1.01 x with one (the probes run at every switch while any session exists: one session against none is \(pct($a; b14sw("untracked"; 0)))) | \($b | n0) vs \($a | n0) (\(pct($b; $a))) | \(met(if $a == null or $b == null then null else $b <= 1.01 * $a end)) |"),
 	 (b14("pmcdrv-ioctl"; 1000; "msr_per_switch") as $o |
-	  "| B14: 1,000 sessions, session to session, the same user-mode event: 1 rdpmc, no rdmsr or wrmsr (bench/msr-guard.sh'"'"'s sessions-1) | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 1))) |"))
+	  "| B14: 1,000 sessions, session to session, the same user-mode event: 1 rdpmc, no rdmsr or wrmsr (bench/msr-guard.sh'"'"'s sessions-1) | \(kinds($o)) | \(met(dirs_are($o; 0; 0; 1))) |"),
+	 # ---- B16: a build (begin) ----
+	 ([2, 7][] as $n | b16above("pmcdrv"; $n; "value"; false) as $a | b16above("perf"; $n; "value"; false) as $b |
+	  "| B16: a build (make -j2), \($n) events: busy time above untracked <= perf'"'"'s | \(if $a == null or $b == null then "n/a" else "\($a | sms1) vs \($b | sms1) ms (\(b16ratio($a; $b)); the untracked runs spread over \(b16spread("runs") | ms1) ms)" end) | \(met(if $a == null or $b == null then null else $a <= $b end)) |"))
+	 # ---- B16 (end) ----
 	' "$json"
 	b15	# B15: its own guest, its own tables (below)
 }
@@ -514,8 +546,10 @@ runtime() {
 }
 
 doc() {
-	local date guest qemu perfv likwidv
+	local date guest qemu perfv likwidv buildv
 	date=$(jq -r .date "$json")
+	buildv=$(jq -r 'if .build_toolchain == null then "not run (Debian'"'"'s tcc was not installed)"
+		else "tcc \(.build_toolchain.value) (Debian package \(.build_toolchain.tcc)), GNU make \(.build_toolchain.make)" end' "$json")
 	likwidv=$(jq -r 'if .likwid_version == null then "not run (Debian'"'"'s likwid was not installed)"
 		else "\(.likwid_version) (Debian package \(.likwid_package)), direct MSR access" end' "$json")
 	guest=$(jq -r .guest_kernel "$json")
@@ -530,6 +564,7 @@ run \`bench/run\` again. The raw figures are in \`build/bench/results.json\` aft
 
 - Guest: Debian kernel $guest, 2 vCPUs, 1 GiB, Debian's perf $perfv.
 - LIKWID (B4, B5, B6, B13): $likwidv.
+- The build of B16: $buildv.
 - QEMU: $qemu.
 - The machine: no PMU of its own; every figure is from the emulated PMU in the guest.
 
@@ -653,6 +688,23 @@ each waits for the other vCPUs' round-robin slices). The per-CPU slopes over 2, 
 and their straight lines at 256 CPUs are an extrapolation, not a measurement; the text under
 B15's tables says what in the design grows with the CPUs, and which figures are the emulator's
 round-robin wait rather than instructions.
+
+**A build (B16).** The workload most users try first: \`make -j2\` of a small C project,
+generated by \`bench/build-stage.sh\` into \`build/bench/proj\` (40 files of 12 functions of
+integer arithmetic each, a \`main.c\`, a Makefile; fixed and deterministic), after a \`make
+clean\` that is not timed; untracked, under \`pmcctl run -e\` and under \`perf stat -e\` with 2
+and 7 events (both inherit into every make, tcc and rm). Its overhead is the busy time (as B4's
+and B9's) of the whole command above the untracked build's: what a user pays, the tools' own
+start-up included (shown taken out too, as B9 does). The guest has no toolchain of its own:
+\`bench/run\` stages GNU make and Debian's tcc (with the libraries they load) into the tree the
+guest carries. tcc rather than gcc because it is one small binary that compiles, assembles and
+links, where gcc brings cc1, as and ld (tens of MB into the initramfs) and many more guest
+instructions per file, which under \`-icount\` would make the case take many host minutes. The
+project needs no libc (\`-nostdlib\`, its own \`_start\`, raw system calls), so no headers or crt
+files are staged; each program built must print what its host build printed. A real compiler
+spends more instructions per file than tcc does here, so the tools' share of a real build is
+smaller than this one's; the process shape (make forking a compiler per file, two at a time,
+then a link) is a real build's.
 
 ## Results
 

@@ -33,6 +33,8 @@ pkgs=(
 	# make bench's third tool beside pmcdrv and perf: LIKWID, staged into the guest
 	# (bench/likwid-stage.sh; its marker-API header and liblikwid are in the same package)
 	likwid
+	# make bench's B16 (a build): the C compiler staged into the guest with make (bench/build-stage.sh)
+	tcc
 )
 missing=()
 for p in "${pkgs[@]}"; do
