@@ -21,12 +21,16 @@ wait_info() {
 pmc_value() {
 	local ev=$1
 	shift
-	pmcctl run -x, -e "$ev" "$@" 2>&1 >/dev/null | awk -F, -v e="$ev" '$3 == e { print $1 }'
+	pmcctl run -x, -e "$ev" "$@" 2>&1 >/dev/null | csv_count "$ev"
 }
+# perf_value EVENT -- CMD...: perf stat's count.  On a hybrid part, --no-scale:
+# perf scales each core type's row by that row's own running time, so the
+# scaled rows of a task that ran on both types add up to more than it did.
 perf_value() {
-	local ev=$1
+	local ev=$1 raw=()
 	shift
-	perf stat -x, -e "$ev" "$@" 2>&1 >/dev/null | awk -F, -v e="$ev" '$3 == e { print $1 }'
+	[ -d /sys/bus/event_source/devices/cpu_core ] && raw=(--no-scale)
+	perf stat -x, "${raw[@]}" -e "$ev" "$@" 2>&1 >/dev/null | csv_count "$ev"
 }
 
 if [ -x build/tests/ioctl_sessions ]; then
@@ -71,8 +75,8 @@ else
 	c2=$(pmc_value instructions:u -- $loop "$(n 2000000)")
 	expect_eq "N vs 2N differ by exactly 2N" "$((c2 - runs))" 2000000
 	out=$(pmcctl run -x, -e instructions:u,r00c0:u -- $loop "$(n 1000000)" 2>&1)
-	fixed=$(awk -F, '$3 == "instructions:u" { print $1 }' <<<"$out")
-	gp=$(awk -F, '$3 == "r00c0:u" { print $1 }' <<<"$out")
+	fixed=$(csv_count instructions:u <<<"$out")
+	gp=$(csv_count r00c0:u <<<"$out")
 	expect_eq "fixed counter and GP counter agree" "$fixed" "$gp"
 	k=$(pmc_value instructions:k -- $loop "$(n 1000000)")
 	check "instructions:k non-zero" test "$k" -gt 0
@@ -82,8 +86,8 @@ else
 	taskset -c 0 pmcctl run -x, -e instructions:u -o /tmp/iso1 -- $loop "$(n 30000000)" &
 	taskset -c 0 pmcctl run -x, -e instructions:u -o /tmp/iso2 -- $loop "$(n 30000000)" &
 	wait
-	expect_eq "isolation: first of two on one vCPU" "$(cut -d, -f1 /tmp/iso1)" "$solo"
-	expect_eq "isolation: second of two on one vCPU" "$(cut -d, -f1 /tmp/iso2)" "$solo"
+	expect_eq "isolation: first of two on one vCPU" "$(csv_count instructions:u </tmp/iso1)" "$solo"
+	expect_eq "isolation: second of two on one vCPU" "$(csv_count instructions:u </tmp/iso2)" "$solo"
 	# The same user-mode events in both: the counters run on from one session
 	# to the other (docs/design.md, "Handed over counters"); each still
 	# counts its own task alone.  Then two programs that differ (no hand-over).
@@ -95,8 +99,8 @@ else
 		taskset -c 0 pmcctl run -x, -e "$e1" -o /tmp/iso1 -- $loop "$(n 30000000)" &
 		taskset -c 0 pmcctl run -x, -e "$e2" -o /tmp/iso2 -- $loop "$(n 20000000)" &
 		wait
-		a=$(awk -F, -v e="${e1%%,*}" '$3 == e { print $1 }' /tmp/iso1)
-		b=$(awk -F, -v e="${e2%%,*}" '$3 == e { print $1 }' /tmp/iso2)
+		a=$(csv_count "${e1%%,*}" </tmp/iso1)
+		b=$(csv_count "${e2%%,*}" </tmp/iso2)
 		expect_eq "isolation, $1: first of two on one vCPU" "$a" "$s1"
 		expect_eq "isolation, $1: second of two on one vCPU" "$b" "$s2"
 		# r00c0 (instructions on a general-purpose counter) counts what fixed counter 0 does
@@ -115,7 +119,7 @@ else
 	pmcctl run -x, -e instructions:u,cpu-migrations -o /tmp/mig -- $loop "$big" &
 	# The loop is pmcctl's only child; move it between vCPUs until it ends.
 	moves=$(shuttle $!)
-	expect_eq "migration: count equals unmoved" "$(awk -F, '$3 == "instructions:u" { print $1 }' /tmp/mig)" "$solo"
+	expect_eq "migration: count equals unmoved" "$(csv_count instructions:u </tmp/mig)" "$solo"
 	migr=$(awk -F, '$3 == "cpu-migrations" { print $1 }' /tmp/mig)
 	check "migration: moved ($moves affinity changes, $migr migrations counted)" \
 		test "$moves" -ge 2 -a "$migr" -ge 1
@@ -132,7 +136,7 @@ else
 		wait $runner
 		echo 1 >/sys/devices/system/cpu/cpu1/online
 		expect_eq "hotplug: count with cpu1 going offline/online equals unmoved" \
-			"$(cut -d, -f1 /tmp/hp)" "$solo"
+			"$(csv_count instructions:u </tmp/hp)" "$solo"
 		check "hotplug: cpu1 toggled ($flips times)" test "$flips" -ge 2
 	fi
 
@@ -177,7 +181,7 @@ else
 			grep -qE "perf_events users seen: .*pid [0-9]+ \(perf\)" <<<"$mine"
 	else
 		expect_eq "perf counting: pmcdrv exact" \
-			"$(awk -F, '$3 == "instructions:u" { print $1 }' <<<"$mine")" "$p1"
+			"$(csv_count instructions:u <<<"$mine")" "$p1"
 	fi
 	echo >/tmp/hold
 	wait
@@ -188,7 +192,7 @@ else
 	check "pmcdrv holds the PMU (info: held_by_pmcdrv, nothing reserved by others)" \
 		wait_info '.counters.held_by_pmcdrv and .counters.reserved_by_kernel_mask == 0'
 	pout=$(perf stat -x, -e instructions:u -- $loop "$(n 1000000)" 2>&1 >/dev/null)
-	pv=$(awk -F, '$3 == "instructions:u" { print $1 }' <<<"$pout")
+	pv=$(csv_count instructions:u <<<"$pout")
 	if [ "$pv" = "$p1" ]; then
 		pass "pmcdrv counting: perf exact"
 	else

@@ -169,7 +169,29 @@ static int revoke_id(int fd, __u64 id)
 	return pmcdev_io(fd, PMCDRV_IOC_REVOKE, &r);
 }
 
-/* perf stat -x, -e instructions:u -- LOOP @n: perf's count, or -1 with its output in @why. */
+/*
+ * The event of a line of perf's -x, output (its third field), if it is
+ * instructions:u or, on a hybrid part, one core type's row of it.
+ */
+static bool is_instructions_u(const char *line)
+{
+	static const char *const names[] = {
+		"instructions:u,", "cpu_core/instructions:u/,", "cpu_atom/instructions:u/,",
+	};
+	const char *f = strchr(line, ',');
+	size_t i;
+
+	f = f ? strchr(f + 1, ',') : NULL;
+	for (i = 0; f && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(f + 1, names[i], strlen(names[i])))
+			return true;
+	return false;
+}
+
+/*
+ * perf stat -x, -e instructions:u -- LOOP @n: perf's count (on a hybrid part
+ * the sum of its counted per-type rows), or -1 with its output in @why.
+ */
 static long long perf_count(const char *n, char *why, size_t len)
 {
 	char cmd[512], line[512];
@@ -183,8 +205,8 @@ static long long perf_count(const char *n, char *why, size_t len)
 	if (!p)
 		return -1;
 	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, ",instructions:u") && line[0] >= '0' && line[0] <= '9')
-			v = strtoll(line, NULL, 10);
+		if (is_instructions_u(line) && line[0] >= '0' && line[0] <= '9')
+			v = (v < 0 ? 0 : v) + strtoll(line, NULL, 10);
 		else if (!why[0])
 			snprintf(why, len, "%.*s", (int)(len ? len - 1 : 0), line);
 	}

@@ -39,6 +39,19 @@ static struct pmcdrv_event hw_event(uint32_t event, uint32_t umask, uint32_t fla
 	return e;
 }
 
+/*
+ * A GP-only event, the @i-th of several: a model event (0xd1, umask i + 1)
+ * where the CPU has one core type; on a hybrid part, where an event that
+ * names no core type must be architectural, INST_RETIRED.ANY_P (0xc0 on a
+ * GP counter) each time.
+ */
+static struct pmcdrv_event gp_event(uint32_t i)
+{
+	if (info.flags & PMCDRV_INFO_HYBRID)
+		return hw_event(0xc0, 0, PMCDRV_EVF_USER);
+	return hw_event(0xd1, i + 1, PMCDRV_EVF_USER);
+}
+
 /* One CONFIG on a fresh session; returns errno or 0. */
 static int config_errno(const struct pmcdrv_config *c)
 {
@@ -204,10 +217,10 @@ static void test_config(void)
 		e = config_errno(&c);
 		CHECK(&st, e == EINVAL, "config: event 0x00 umask 0 (not a fixed counter) -> EINVAL",
 		      "errno %d", e);
-		/* One GP-only (non-architectural) event more than there are GP counters. */
+		/* One GP-only event more than there are GP counters. */
 		c.nr_events = info.num_gp + 1;
 		for (i = 0; i < (int)c.nr_events && i < PMCDRV_MAX_EVENTS; i++)
-			c.events[i] = hw_event(0xd1, (uint32_t)i + 1, PMCDRV_EVF_USER);
+			c.events[i] = gp_event((uint32_t)i);
 		e = config_errno(&c);
 		CHECK(&st, e == 0, "config: more events than counters -> they multiplex", "errno %d", e);
 		/* A core type (perf's cpu_core/): on a CPU that is not hybrid, EOPNOTSUPP. */
@@ -1171,7 +1184,7 @@ static void test_groups(void)
 	c.events[0] = hw_event(0xc0, 0, PMCDRV_EVF_USER);
 	c.events[1] = hw_event(0x3c, 0, PMCDRV_EVF_USER);
 	for (i = 0; i < info.num_gp; i++)
-		c.events[2 + i] = hw_event(0xd1, i + 1, PMCDRV_EVF_USER);
+		c.events[2 + i] = gp_event(i);
 	n = 2 + info.num_gp;
 	for (i = 0; i < n; i++)
 		c.events[i].group = 4;
@@ -1183,7 +1196,7 @@ static void test_groups(void)
 	CHECK(&st, e == 0, "config: a group of the fixed events, every GP counter and task-clock -> ok",
 	      "errno %d (%u GP)", e, info.num_gp);
 	/* One GP event more in the group. */
-	c.events[n + 1] = hw_event(0xd1, 0x40, PMCDRV_EVF_USER);
+	c.events[n + 1] = gp_event(0x3f);
 	c.events[n + 1].group = 4;
 	c.nr_events = n + 2;
 	e = config_errno(&c);
