@@ -42,7 +42,7 @@ start_target() {
 	shift
 	rm -f "$fifo"
 	mkfifo "$fifo"
-	$bin "$@" <"$fifo" &
+	${pin:+taskset -c "$pin"} $bin "$@" <"$fifo" &
 	tpid=$!
 	exec 9>"$fifo"
 	wait_blocked $tpid
@@ -54,7 +54,13 @@ release() {
 	exec 9>&-
 }
 # value FILE EVENT: the count of EVENT in -x, output.
-value() { awk -F, -v e="$2" '$3 == e { print $1 }' "$1"; }
+# value FILE EVENT: EVENT's count in FILE, perf's or pmcctl's -x, output
+# (on a hybrid part, the sum of perf's rows by core type: csv_count).
+value() { csv_count "$2" <"$1"; }
+# perf's rows by core type raw (--no-scale) on a hybrid part: scaled, they
+# add up to more than the task did (perf scales each by its own running time).
+noscale=()
+[ -d /sys/bus/event_source/devices/cpu_core ] && noscale=(--no-scale)
 
 # count_target NAME WHO MODE ARGS...: attach_target MODE ARGS, blocked on the
 # fifo NAME; counted (-x, instructions:u) by WHO: perf (perf stat -p), pmc
@@ -74,7 +80,7 @@ count_target() {
 		[ "$(ls /proc/$tpid/task | wc -l)" = $(($2 + 1)) ] || echo "FAIL: many: not $2 + 1 threads"
 	fi
 	case $who in
-	perf) perf stat -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
+	perf) perf stat -x, "${noscale[@]}" -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	pmc) pmcctl run -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	pmc-i) pmcctl run -i -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	pmc-t1) pmcctl run -x, -e instructions:u -t "$t1" 2>$tmp/$name.out 9>&- & ;;
@@ -104,7 +110,11 @@ if have_pmu; then
 
 	# -M: the metric of the attached task's counts, the count still exact.
 	if pmcctl list --json --metrics tma_info_thread_ipc 2>/dev/null | jq -e '.metrics | length > 0' >/dev/null; then
+		# On a hybrid part tma_info_thread_ipc is the P-cores' metric: the task on CPU 0, one.
+		pin=
+		[ -d /sys/bus/event_source/devices/cpu_core ] && pin=0
 		count_target f8 pmc-M one $n
+		pin=
 		expect_eq "run -p -M tma_info_thread_ipc: exit 0" "$rc" 0
 		expect_eq "run -p -M: instructions:u still exactly 2N + 4" "$val" $((2 * n + 4))
 		ins=$(value $tmp/f8.out INST_RETIRED.ANY) cyc=$(value $tmp/f8.out CPU_CLK_UNHALTED.THREAD)

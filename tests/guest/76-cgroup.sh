@@ -29,7 +29,16 @@ done
 mark=$(dmesg | wc -l)
 
 # count CSV CGROUP: the instructions:u of CGROUP in stat -x, output CSV.
-count() { awk -F, -v g="$2" '$3 == "instructions:u" && $4 == g { print $1 }' <<<"$1"; }
+# On a hybrid part perf splits it into rows by core type (cpu_core/instructions:u/):
+# their sum, raw (perf stat --no-scale below).
+count() {
+	awk -F, -v g="$2" '$4 != g { next }
+		$3 == "instructions:u" && !own { own = 1; v = $1 }
+		$3 ~ /^cpu_(core|atom)\/instructions:u\/$/ { n++; if ($1 ~ /^[0-9]+$/) s += $1 }
+		END { if (own) print v; else if (n) print s }' <<<"$1"
+}
+hybrid=false
+[ -d /sys/bus/event_source/devices/cpu_core ] && hybrid=true
 
 # Usage errors: exit 2 and a message naming the problem.
 pmcctl stat -G pmcA -t 0.1 2>/tmp/err
@@ -70,12 +79,16 @@ expect_eq "--for-each-cgroup -j: pmcA exact" "${a:-none}" "$((2 * nB + c0))"
 expect_eq "--for-each-cgroup -j: pmcB exact" "${b:-none}" "$((2 * nA + c0))"
 
 # Metrics per cgroup (-M): each cgroup's from its own counts, beside its rows.
+# On a hybrid part tma_info_thread_ipc is the P-cores' metric: both loops on CPU 0, one.
+pin=()
+$hybrid && pin=(taskset -c 0)
 out=$(pmcctl stat -a -j -M tma_info_thread_ipc -G pmcA,pmcB -- \
-	sh -c "$cgloop $cg/pmcA $nA & $cgloop $cg/pmcB $nB & wait" 2>&1)
+	"${pin[@]}" sh -c "$cgloop $cg/pmcA $nA & $cgloop $cg/pmcB $nB & wait" 2>&1)
 expect_eq "stat -G -M: exit 0" "$?" 0
 for g in pmcA pmcB; do
-	ins=$(jq -r "select(.cgroup == \"$g\" and .event == \"INST_RETIRED.ANY\") | .\"counter-value\"" <<<"$out")
-	cyc=$(jq -r "select(.cgroup == \"$g\" and .event == \"CPU_CLK_UNHALTED.THREAD\") | .\"counter-value\"" <<<"$out")
+	# the data's events, cpu_core/EVENT/ on a hybrid part
+	ev() { jq -r --arg g "$g" --arg e "$1" 'select(.cgroup == $g and (.event == $e or .event == "cpu_core/\($e)/")) | ."counter-value"' <<<"$out"; }
+	ins=$(ev INST_RETIRED.ANY) cyc=$(ev CPU_CLK_UNHALTED.THREAD)
 	ipc=$(jq -r "select(.cgroup == \"$g\" and .\"metric-unit\" == \"tma_info_thread_ipc\") | .\"metric-value\"" <<<"$out")
 	want=$(awk -v i="$ins" -v c="$cyc" 'BEGIN { if (c > 0) printf "%.2f", i / c }')
 	check "stat -G -M: $g's IPC is its instructions over its cycles ($ipc, want $want)" near "${ipc:-}" "$want" 0.01
@@ -108,7 +121,9 @@ expect_eq "stat -G -I: the intervals add up to the loop" "$sum" "$((2 * 30000000
 
 # perf's own count of the same cgroup (perf stat -a -G): the same number.
 wait_unclaimed
-out=$(perf stat -a -x, -e instructions:u -G pmcA -- $cgloop $cg/pmcA $nA 2>&1)
+noscale=()
+$hybrid && noscale=(--no-scale)
+out=$(perf stat -a -x, "${noscale[@]}" -e instructions:u -G pmcA -- $cgloop $cg/pmcA $nA 2>&1)
 expect_eq "perf stat -a -G pmcA: the same count as pmcctl" "$(count "$out" pmcA)" "$((2 * nA + c0))"
 
 rmdir "$cg/pmcA" "$cg/pmcB" "$cg/pmcC" 2>/dev/null
