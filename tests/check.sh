@@ -265,7 +265,7 @@ lane_spr() {
 # The emulated hybrid Alder Lake (a P-core and an E-core): the module and the
 # hybrid test, which skips on every other model, with the scripts that pass
 # there and reach the hybrid paths (load/unload, the ioctls and the claim,
-# MSR accesses per switch, the security checks, attach, the MSR device,
+# MSR accesses per switch, the self-read page, the security checks, attach, the MSR device,
 # cgroups, stat, the fuzzer: docs/testing.md says why the others are not
 # yet); again with CPUID leaf 0x23 (adl23: each core type's counters
 # enumerated as Meteor Lake and later do), the module and the hybrid test.
@@ -274,8 +274,8 @@ lane_spr() {
 lane_adl() {
 	local rc=0
 	lstage guest-adl tests/vm/run --pmu-model adl -- env PMCDRV_FUZZ_SECONDS=15 tests/guest/run-all \
-		10-module 20-loadunload 41-hybrid 50-sessions 55-msr-switch 65-security 68-attach \
-		70-msr-fallback 76-cgroup 80-stat 90-fuzz || rc=1
+		10-module 20-loadunload 41-hybrid 50-sessions 55-msr-switch 58-selfread 65-security \
+		68-attach 70-msr-fallback 76-cgroup 80-stat 90-fuzz || rc=1
 	lstage guest-adl23 tests/vm/run --pmu-model adl23 -- tests/guest/run-all 10-module 41-hybrid || rc=1
 	return "$rc"
 }

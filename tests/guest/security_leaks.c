@@ -84,22 +84,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "counters.h"
 #include "pmcdev.h"
 #include "libpmc.h"
 
 #define NOBODY		65534
 #define MAX_CTRS	16
-#define ALL_COUNTERS	"instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u"
-/*
- * On a hybrid CPU a model event that names no core type (r10000c0) is
- * refused, the architectural events there are only cycles, instructions
- * and ref-cycles, and the counters are the types' common subset, 6 GP: the
- * last three are P-core events (cpu_core/.../), which count on V_CPU, a
- * P-core on the emulated hybrid parts (tests/qemu/README.md).
- */
-#define ALL_COUNTERS_HYBRID	"instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u," \
-				"cpu_core/event=0xc0,cmask=1/u,cpu_core/event=0x3c,cmask=1/u," \
-				"cpu_core/event=0xc0,cmask=2/u"
 #define V_CPU		0
 #define SPIN_MS		50
 #define DELAY_PARAM	"/sys/module/pmcdrv/parameters/debug_fork_delay_ms"
@@ -109,7 +99,6 @@ static struct check_state st;
 static const char *dev = PMC_DEFAULT_DEVICE;
 static const char *suid_copy;
 static bool have_pmu;
-static const char *all_counters = ALL_COUNTERS;
 static unsigned int num_gp, num_fixed, ncpus;
 static long page_size;
 static char **only;	/* the cases to run (argv), or NULL: all */
@@ -360,7 +349,7 @@ static bool victim_start(struct victim *v)
 
 		pin(V_CPU);
 		memset(&l, 0, sizeof(l));
-		if (pmc_evlist_parse(&l, all_counters, msg, sizeof(msg)) || pmc_session_open(NULL, &s))
+		if (pmc_evlist_parse(&l, all_counters(), msg, sizeof(msg)) || pmc_session_open(NULL, &s))
 			_exit(1);
 		for (i = 0; i < l.n; i++)
 			if (pmc_session_add(s, &l.ev[i].ev) < 0)
@@ -1469,8 +1458,6 @@ int main(int argc, char **argv)
 		   info.num_gp;
 	num_gp = info.num_gp;
 	num_fixed = info.num_fixed;
-	if (info.flags & PMCDRV_INFO_HYBRID)
-		all_counters = ALL_COUNTERS_HYBRID;
 	if (num_gp + num_fixed > MAX_CTRS)
 		num_fixed = MAX_CTRS - num_gp;
 	close(fd);

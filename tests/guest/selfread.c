@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "counters.h"
 #include "libpmc.h"
 
 static struct check_state st;
@@ -512,8 +513,6 @@ static void test_thread_pce(void)
 
 /* ---- no other session's counts through RDPMC ------------------------------------------- */
 
-#define ALL_COUNTERS "instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u"
-
 /* RDPMC of counter @ecx (bit 30: fixed) in this thread; on_segv_tl installed. */
 static bool rdpmc_tl(uint32_t ecx, uint64_t *val)
 {
@@ -547,11 +546,11 @@ static void test_stale(void)
 	if (pipe(go) || pipe(done))
 		die("pipe", -errno);
 	pin(0);
-	s = session("r10000c0:u", false);	/* GP counter 0 (cmask 1: no fixed counter) */
+	s = session(gp_only_event(), false);	/* GP counter 0 (cmask 1: no fixed counter) */
 	attach_self(s);
 	pid = fork();
 	if (pid == 0) {
-		struct pmc_session *t = session(ALL_COUNTERS, false);
+		struct pmc_session *t = session(all_counters(), false);
 
 		attach_self(t);
 		spin(1000000);
@@ -937,12 +936,23 @@ static void test_perf_dirty(void)
 	pin(0);
 }
 
-/* The PMU's sysfs attribute rdpmc (perf's RDPMC policy: 0, 1 or 2); -1 if unreadable. */
+/*
+ * The PMU's sysfs attribute rdpmc (perf's RDPMC policy: 0, 1 or 2); -1 if
+ * unreadable.  A hybrid part has it on each core type's PMU (cpu_core,
+ * cpu_atom), one setting for all (x86_pmu.attr_rdpmc).
+ */
 #define RDPMC_SYSFS "/sys/bus/event_source/devices/cpu/rdpmc"
+#define RDPMC_SYSFS_HYBRID "/sys/bus/event_source/devices/cpu_core/rdpmc"
+
+static const char *rdpmc_sysfs(void)
+{
+	return access(RDPMC_SYSFS, F_OK) && !access(RDPMC_SYSFS_HYBRID, F_OK) ? RDPMC_SYSFS_HYBRID :
+										 RDPMC_SYSFS;
+}
 
 static int rdpmc_mode(void)
 {
-	FILE *f = fopen(RDPMC_SYSFS, "r");
+	FILE *f = fopen(rdpmc_sysfs(), "r");
 	int v = -1;
 
 	if (f) {
@@ -955,7 +965,7 @@ static int rdpmc_mode(void)
 
 static bool set_rdpmc_mode(int v)
 {
-	FILE *f = fopen(RDPMC_SYSFS, "w");
+	FILE *f = fopen(rdpmc_sysfs(), "w");
 	bool ok;
 
 	if (!f)
@@ -1015,7 +1025,7 @@ static void perf_dirty_other(bool everywhere)
 		return;
 	}
 	if (everywhere && !set_rdpmc_mode(2)) {
-		snprintf(name, sizeof(name), "%s: set " RDPMC_SYSFS " to 2", how);
+		snprintf(name, sizeof(name), "%s: set %s to 2", how, rdpmc_sysfs());
 		CHECK(&st, false, name, "it reads %d", rdpmc_mode());
 		return;
 	}
