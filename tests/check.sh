@@ -265,9 +265,9 @@ lane_spr() {
 # The emulated hybrid Alder Lake (a P-core and an E-core): the module and the
 # hybrid test, which skips on every other model, with the scripts that pass
 # there and reach the hybrid paths (load/unload, the ioctls and the claim,
-# MSR accesses per switch, the self-read page, the security checks, attach, the MSR device,
-# cgroups, stat, the fuzzer: docs/testing.md says why the others are not
-# yet); again with CPUID leaf 0x23 (adl23: each core type's counters
+# MSR accesses per switch, the self-read page, the security checks, attach,
+# the MSR device, cgroups, stat, the fuzzer: docs/testing.md says why the
+# others are not yet); again with CPUID leaf 0x23 (adl23: each core type's counters
 # enumerated as Meteor Lake and later do), the module and the hybrid test.
 # A lane of its own, queued before the shorter no-PMU, SPR and Prometheus
 # lanes.
