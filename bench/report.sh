@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/report.sh [--doc | --b2-data] RESULTS.json
+# bench/report.sh [--doc | --b2-data | --b9-data | --scale-data] RESULTS.json
 #   (default)   the tables of every figure, as Markdown (bench/run prints them)
 #   --doc       docs/performance.md: run details, the tables, the B2 plot and
 #               an estimate for real hardware from published MSR latencies
@@ -9,6 +9,9 @@
 #               (pmcdrv/perf, inherit/no-inherit), MSR accesses per switch (same)
 #   --b9-data   B9's plot data: tasks, busy ms above untracked (pmcdrv 2 events,
 #               perf 2, pmcdrv 7, perf 7), the same in % of the untracked busy time
+#   --scale-data  the plot of B10 and B14: two blocks, ns per switch against
+#               the tracked tasks (untracked, pmcdrv) and against the sessions
+#               (session to session; untracked; each case's run without a session)
 # Needs jq.
 set -euo pipefail
 mode=tables
@@ -16,8 +19,9 @@ case "${1:-}" in
 --doc) mode=doc; shift ;;
 --b2-data) mode=b2; shift ;;
 --b9-data) mode=b9; shift ;;
+--scale-data) mode=scale; shift ;;
 esac
-[ $# = 1 ] && [ -f "$1" ] || { echo "usage: bench/report.sh [--doc|--b2-data|--b9-data] RESULTS.json" >&2; exit 2; }
+[ $# = 1 ] && [ -f "$1" ] || { echo "usage: bench/report.sh [--doc|--b2-data|--b9-data|--scale-data] RESULTS.json" >&2; exit 2; }
 json=$1
 
 # Shared jq definitions: lookups and number formatting.
@@ -507,6 +511,18 @@ b9data() {
 	 pct("pmcdrv"; 2), pct("perf"; 2), pct("pmcdrv"; 7), pct("perf"; 7)] | @tsv' "$json"
 }
 
+# B10 and B14 (gnuplot's index 0 and 1): ns per switch against the tracked
+# tasks of one session, and against the sessions that exist (NaN: not run).
+scaledata() {
+	jq -r "$defs"'
+	def nan: if . == null then "NaN" else . end;
+	([10, 1000, 10000][] as $t | [$t, (b10sw("none"; $t) | nan), (b10sw("pmcdrv"; $t) | nan)] | @tsv),
+	"", "",
+	([1, 2, 10, 100, 1000][] as $k |
+	 [$k, (b14sw("pmcdrv-ioctl"; $k) | nan), (b14sw("untracked"; $k) | nan),
+	  (b14sw("none"; 0) | nan), (b14sw("untracked"; 0) | nan)] | @tsv)' "$json"
+}
+
 # The estimate for real hardware: MSR accesses per switch times assumed
 # latencies, low and high.  These are not measurements (see the doc text).
 RD_LO=50 RD_HI=100 WR_LO=100 WR_HI=300 PC_LO=20 PC_HI=40
@@ -720,6 +736,10 @@ EOF
 
 ![B9: perf bench sched messaging, busy time above the untracked run less the tool's start-up, against the number of tasks](performance-b9.png)
 
+## B10 and B14 plotted
+
+![B10 and B14: ns per context switch against the tracked tasks of one session, and against the sessions that exist](performance-scale.png)
+
 ## What each case adds to the run time
 
 Host seconds of this run (\`bench/run\` stamps each case's first line of the guest's output; the
@@ -754,5 +774,6 @@ case $mode in
 tables) tables ;;
 b2) b2data ;;
 b9) b9data ;;
+scale) scaledata ;;
 doc) doc ;;
 esac
