@@ -743,7 +743,10 @@ EOF
 ## What each case adds to the run time
 
 Host seconds of this run (\`bench/run\` stamps each case's first line of the guest's output; the
-machine's other work moves them): B9, B10 and B11 are the cases about cost as the work grows.
+machine's other work moves them): B9, B10, B11 and B14 to B16 are the cases about cost as the work
+grows. None of this is in \`make check\`, which runs no case of the bench and so takes no time for
+it: what it shares with the bench is the exact guard of MSR accesses per switch
+(\`bench/msr-guard.sh\`, as tests/guest/55-msr-switch.sh, a few seconds of each lane that runs it).
 
 EOF
 	runtime
