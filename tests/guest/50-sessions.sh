@@ -23,14 +23,11 @@ pmc_value() {
 	shift
 	pmcctl run -x, -e "$ev" "$@" 2>&1 >/dev/null | csv_count "$ev"
 }
-# perf_value EVENT -- CMD...: perf stat's count.  On a hybrid part, --no-scale:
-# perf scales each core type's row by that row's own running time, so the
-# scaled rows of a task that ran on both types add up to more than it did.
+# perf_value EVENT -- CMD...: perf stat's count (raw rows on a hybrid part: perf_raw).
 perf_value() {
-	local ev=$1 raw=()
+	local ev=$1
 	shift
-	[ -d /sys/bus/event_source/devices/cpu_core ] && raw=(--no-scale)
-	perf stat -x, "${raw[@]}" -e "$ev" "$@" 2>&1 >/dev/null | csv_count "$ev"
+	perf stat -x, "${perf_raw[@]}" -e "$ev" "$@" 2>&1 >/dev/null | csv_count "$ev"
 }
 
 if [ -x build/tests/ioctl_sessions ]; then

@@ -57,10 +57,6 @@ release() {
 # value FILE EVENT: EVENT's count in FILE, perf's or pmcctl's -x, output
 # (on a hybrid part, the sum of perf's rows by core type: csv_count).
 value() { csv_count "$2" <"$1"; }
-# perf's rows by core type raw (--no-scale) on a hybrid part: scaled, they
-# add up to more than the task did (perf scales each by its own running time).
-noscale=()
-[ -d /sys/bus/event_source/devices/cpu_core ] && noscale=(--no-scale)
 
 # count_target NAME WHO MODE ARGS...: attach_target MODE ARGS, blocked on the
 # fifo NAME; counted (-x, instructions:u) by WHO: perf (perf stat -p), pmc
@@ -80,7 +76,7 @@ count_target() {
 		[ "$(ls /proc/$tpid/task | wc -l)" = $(($2 + 1)) ] || echo "FAIL: many: not $2 + 1 threads"
 	fi
 	case $who in
-	perf) perf stat -x, "${noscale[@]}" -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
+	perf) perf stat -x, "${perf_raw[@]}" -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	pmc) pmcctl run -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	pmc-i) pmcctl run -i -x, -e instructions:u -p $tpid 2>$tmp/$name.out 9>&- & ;;
 	pmc-t1) pmcctl run -x, -e instructions:u -t "$t1" 2>$tmp/$name.out 9>&- & ;;
@@ -112,7 +108,7 @@ if have_pmu; then
 	if pmcctl list --json --metrics tma_info_thread_ipc 2>/dev/null | jq -e '.metrics | length > 0' >/dev/null; then
 		# On a hybrid part tma_info_thread_ipc is the P-cores' metric: the task on CPU 0, one.
 		pin=
-		[ -d /sys/bus/event_source/devices/cpu_core ] && pin=0
+		hybrid_cpu && pin=0
 		count_target f8 pmc-M one $n
 		pin=
 		expect_eq "run -p -M tma_info_thread_ipc: exit 0" "$rc" 0

@@ -29,16 +29,7 @@ done
 mark=$(dmesg | wc -l)
 
 # count CSV CGROUP: the instructions:u of CGROUP in stat -x, output CSV.
-# On a hybrid part perf splits it into rows by core type (cpu_core/instructions:u/):
-# their sum, raw (perf stat --no-scale below).
-count() {
-	awk -F, -v g="$2" '$4 != g { next }
-		$3 == "instructions:u" && !own { own = 1; v = $1 }
-		$3 ~ /^cpu_(core|atom)\/instructions:u\/$/ { n++; if ($1 ~ /^[0-9]+$/) s += $1 }
-		END { if (own) print v; else if (n) print s }' <<<"$1"
-}
-hybrid=false
-[ -d /sys/bus/event_source/devices/cpu_core ] && hybrid=true
+count() { csv_count instructions:u "$2" <<<"$1"; }
 
 # Usage errors: exit 2 and a message naming the problem.
 pmcctl stat -G pmcA -t 0.1 2>/tmp/err
@@ -81,7 +72,7 @@ expect_eq "--for-each-cgroup -j: pmcB exact" "${b:-none}" "$((2 * nA + c0))"
 # Metrics per cgroup (-M): each cgroup's from its own counts, beside its rows.
 # On a hybrid part tma_info_thread_ipc is the P-cores' metric: both loops on CPU 0, one.
 pin=()
-$hybrid && pin=(taskset -c 0)
+hybrid_cpu && pin=(taskset -c 0)
 out=$(pmcctl stat -a -j -M tma_info_thread_ipc -G pmcA,pmcB -- \
 	"${pin[@]}" sh -c "$cgloop $cg/pmcA $nA & $cgloop $cg/pmcB $nB & wait" 2>&1)
 expect_eq "stat -G -M: exit 0" "$?" 0
@@ -121,9 +112,7 @@ expect_eq "stat -G -I: the intervals add up to the loop" "$sum" "$((2 * 30000000
 
 # perf's own count of the same cgroup (perf stat -a -G): the same number.
 wait_unclaimed
-noscale=()
-$hybrid && noscale=(--no-scale)
-out=$(perf stat -a -x, "${noscale[@]}" -e instructions:u -G pmcA -- $cgloop $cg/pmcA $nA 2>&1)
+out=$(perf stat -a -x, "${perf_raw[@]}" -e instructions:u -G pmcA -- $cgloop $cg/pmcA $nA 2>&1)
 expect_eq "perf stat -a -G pmcA: the same count as pmcctl" "$(count "$out" pmcA)" "$((2 * nA + c0))"
 
 rmdir "$cg/pmcA" "$cg/pmcB" "$cg/pmcC" 2>/dev/null

@@ -36,16 +36,24 @@ wait_unclaimed() {
 	done
 	return 1
 }
-# csv_count EV: EV's count in perf's or pmcctl's -x, output on stdin.  On a
-# hybrid part perf splits it into cpu_core/EV/ and cpu_atom/EV/ rows
-# (<not counted> where the task never ran): their sum.  pmcctl prints the
-# exact sum itself as EV's row beside them, and that row is taken.
+# csv_count EV [CGROUP]: EV's count (CGROUP's, -G) in perf's or pmcctl's -x,
+# output on stdin.  On a hybrid part perf splits it into cpu_core/EV/ and
+# cpu_atom/EV/ rows (<not counted> where the task never ran): their sum.
+# pmcctl prints the exact sum itself as EV's row beside them, and that row is
+# taken.
 csv_count() {
-	awk -F, -v e="$1" '
+	awk -F, -v e="$1" -v g="${2-}" '
+		g != "" && $4 != g { next }
 		$3 == e && !own { own = 1; v = $1 }
 		$3 == "cpu_core/" e "/" || $3 == "cpu_atom/" e "/" { n++; if ($1 ~ /^[0-9]+$/) s += $1 }
 		END { if (own) print v; else if (n) print s }'
 }
+# A hybrid part (perf's cpu_core PMU)?  perf's rows by core type are read
+# raw there (perf_raw: --no-scale): scaled, each by its own running time,
+# they add up to more than a task that moved between the types did.
+hybrid_cpu() { [ -d /sys/bus/event_source/devices/cpu_core ]; }
+perf_raw=()
+hybrid_cpu && perf_raw=(--no-scale)
 # near A B [TOL]: |A - B| <= TOL (0.5 by default), A not empty (percentages, floats)
 near() { awk -v a="$1" -v b="$2" -v t="${3:-0.5}" 'BEGIN { d = a - b; exit !(a != "" && d >= -t && d <= t) }'; }
 # region_td OUT REGION METRIC: a region's top-down share in the -x, output OUT of
