@@ -335,6 +335,19 @@ expect_eq "run -p -M on the E-core: tma_info_core_ipc = its IPC, 1/3" "$(mval tm
 expect_eq "run -p -M on the E-core: cpu_core/INST_RETIRED.ANY/ ran 0% of the time" \
 	"$(pctof cpu_core/INST_RETIRED.ANY/ <<<"$out")" "0.00"
 
+# --topdown: no one breakdown of two core types; the E-cores' level 1 is -M's.
+out=$(pmcctl run --topdown -- true 2>&1)
+expect_eq "run --topdown on a hybrid part: exit status 3 (not available)" "$?" 3
+check "run --topdown on a hybrid part: says why and what to use ($out)" \
+	grep -q 'hybrid CPU.*-M TopdownL1' <<<"$out"
+# list --metrics: each core type's metric with its own refusal or none (the
+# P-core's top-down needs PERF_METRICS; the E-core's is over its own events).
+out=$(pmcctl list --json --metrics tma_retiring 2>&1)
+expect_eq "list --metrics: cpu_atom's tma_retiring is not refused" \
+	"$(jq -r '.metrics[] | select(.name == "tma_retiring" and .pmu == "cpu_atom") | .refused' <<<"$out" 2>&1)" null
+check "list --metrics: cpu_core's tma_retiring is refused, naming a cpu_core event" \
+	jq -e '[.metrics[] | select(.name == "tma_retiring" and .pmu == "cpu_core") | .refused | test("cpu_core/")] == [true]' <<<"$out"
+
 # A binary built against the header before the split (tests/abi/README.md):
 # the one sum, exact, wherever the task ran.
 build/tests/oldabi $loop "$big" >/tmp/old &

@@ -288,7 +288,7 @@ static void write_topdown(FILE *f)
 		r.interval = 0.5 * (i + 1);
 		for (k = 0; k < 5; k++)
 			rows[k] = (struct report_row){ .ev = &ev.ev[k], .value = v[i][k] };
-		report_print_topdown(f, &r, rows, 5, 1, i == 0);
+		report_print_topdown(f, &r, rows, 5, 1, NULL, i == 0);
 	}
 }
 

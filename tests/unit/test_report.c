@@ -121,17 +121,23 @@ static char *render(const struct fixture *fx, size_t *len)
 	return buf;
 }
 
-/* --topdown's level 1 of @fx, with its header, as report_print_topdown() prints it. */
-static char *render_topdown(const struct fixture *fx)
+/* --topdown's level 1 of @fx, with its header, as report_print_topdown() prints it (@gp: topdown.h). */
+static char *render_topdown_gp(const struct fixture *fx, struct td_gp *gp)
 {
 	char *buf = NULL;
 	size_t len;
 	FILE *f = open_memstream(&buf, &len);
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	report_print_topdown(f, &fx->r, fx->rows, fx->n, 1, true);
+	report_print_topdown(f, &fx->r, fx->rows, fx->n, 1, gp, true);
 	CU_ASSERT_FATAL(!fclose(f));
 	return buf;
+}
+
+/* The same with PERF_METRICS's rows. */
+static char *render_topdown(const struct fixture *fx)
+{
+	return render_topdown_gp(fx, NULL);
 }
 
 /* The first line (from 1) of @text that ends in a blank or a tab; 0 when none does. */
@@ -712,17 +718,17 @@ static void test_topdown(void)
 	fx_init(&fx, "{slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound,"
 		     "topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,topdown-mem-bound}:u");
 	fx_rows(&fx, v, ARRAY_SIZE(v));
-	m = report_topdown_metrics(fx.rows, fx.n, 2, t);
+	m = report_topdown_metrics(fx.rows, fx.n, 2, NULL, t);
 	CU_ASSERT_EQUAL_FATAL(m, 12);
 	for (i = 0; i < m; i++)
 		CU_ASSERT_DOUBLE_EQUAL(t[i].pct, want[i], 1e-9);
 	CU_ASSERT_STRING_EQUAL(t[0].unit, "Retiring");
 	CU_ASSERT_STRING_EQUAL(t[5].unit, "Light Operations");
 	CU_ASSERT_STRING_EQUAL(t[11].unit, "Core Bound");
-	CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 1, t), 4);
+	CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 1, NULL, t), 4);
 	/* perf's full_td(): fewer than two non-zero level-1 metrics, no breakdown */
 	fx.rows[1].value = fx.rows[2].value = fx.rows[3].value = 0;
-	CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 2, t), 0);
+	CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 2, NULL, t), 0);
 	fx.rows[1].value = 200000;
 	fx.rows[2].value = 200000;
 	fx.rows[3].value = 300000;
@@ -755,9 +761,9 @@ static void test_topdown_interval_per_cpu(void)
 	fx.r.format = REPORT_CSV;
 	f = open_memstream(&out, &len);
 	CU_ASSERT_FATAL(f != NULL);
-	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, true);
+	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, NULL, true);
 	fx.r.interval = 2.000123456;
-	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, false);
+	report_print_topdown(f, &fx.r, fx.rows, fx.n, 1, NULL, false);
 	fclose(f);
 	CU_ASSERT_STRING_EQUAL(out,
 		"            time,cpu,Retiring,Bad Speculation,Frontend Bound,Backend Bound,\n"
@@ -781,9 +787,24 @@ static void test_topdown_interval_per_cpu(void)
 	free(out);
 }
 
+/* td_gp_open() for @cpuid with SMT @smt and #core_wide @core_wide; NULL when it refuses (*ret). */
+static struct td_gp *td_open(const char *cpuid, int smt, int core_wide, int *ret)
+{
+	struct pmc_metric_env env;
+	struct td_gp *td;
+	char err[512] = "";
+
+	pmc_metric_env_init(&env, false);
+	env.smt_on = smt;
+	env.core_wide = core_wide;
+	*ret = td_gp_open(&td, cpuid, &env, NULL, err, sizeof(err));
+	return td;
+}
+
 /*
- * --topdown without PERF_METRICS: level 1 with perf's formulas for the
- * Skylake-era models (topdown.c), from the events td_gp_events() lists.
+ * --topdown without PERF_METRICS: level 1 from the model's TopdownL1
+ * metrics in the kernel's data (topdown.c), with SMT off the core-wide
+ * clocks (topdown.h); the event names resolve for the model forced.
  */
 static void test_topdown_gp(void)
 {
@@ -792,60 +813,104 @@ static void test_topdown_gp(void)
 	 * instructions, J = N / 2 Jcc; THREAD 2N, IDQ N + J, ISSUED N + J,
 	 * RETIRE_SLOTS N, RECOVERY J.
 	 */
-	static const double v[] = { 2e6, 1.5e6, 1.5e6, 1e6, 5e5 };
+	static const struct {
+		const char *name;
+		double v;
+	} skl_counts[] = {
+		{ "CPU_CLK_UNHALTED.THREAD", 2e6 }, { "IDQ_UOPS_NOT_DELIVERED.CORE", 1.5e6 },
+		{ "UOPS_ISSUED.ANY", 1.5e6 }, { "UOPS_RETIRED.RETIRE_SLOTS", 1e6 },
+		{ "INT_MISC.RECOVERY_CYCLES", 5e5 },
+	};
 	static const double want[] = { 12.5, 31.25, 18.75, 37.5 };
-	const struct td_gp_model *skl = td_gp_model(6, 0x5e), *hsw = td_gp_model(6, 0x3c);
+	static const char *const units[] = { "Retiring", "Bad Speculation", "Frontend Bound",
+					     "Backend Bound" };
+	static const char *const skl_cpuids[] = { "GenuineIntel-6-5E-3", "GenuineIntel-6-55-4",
+						  "GenuineIntel-6-3C-3" };
 	struct td_value t[16];
 	struct fixture fx;
-	char list[512], *out;
-	unsigned int i;
+	struct td_gp *td;
+	unsigned int i, k, c;
+	char *out;
+	int ret;
 
-	CU_ASSERT_FATAL(skl != NULL && hsw != NULL);
-	CU_ASSERT_STRING_EQUAL(skl->perf_name, "skylake");
-	CU_ASSERT_STRING_EQUAL(td_gp_model(6, 0x55)->perf_name, "skylakex");
-	CU_ASSERT_STRING_EQUAL(hsw->perf_name, "haswell");
-	/* Ice Lake and later have PERF_METRICS; Alder Lake's formulas differ; not family 6 */
-	CU_ASSERT_PTR_NULL(td_gp_model(6, 0x6a));
-	CU_ASSERT_PTR_NULL(td_gp_model(6, 0x97));
-	CU_ASSERT_PTR_NULL(td_gp_model(15, 0x5e));
+	for (c = 0; c < ARRAY_SIZE(skl_cpuids); c++) {
+		setenv("PMCDRV_FORCE_CPUID", skl_cpuids[c], 1);
+		td = td_open(skl_cpuids[c], 0, 1, &ret);
+		CU_ASSERT_EQUAL_FATAL(ret, 0);
+		/* one group of the five events, whatever the data's order */
+		fx_init(&fx, td_gp_events(td));
+		CU_ASSERT_EQUAL(fx.ev.n, 5);
+		CU_ASSERT_EQUAL(fx.ev.nr_groups, 1);
+		for (i = 0; i < fx.ev.n; i++) {
+			for (k = 0; k < ARRAY_SIZE(skl_counts); k++) {
+				struct pmc_evlist one;
+				char err[256];
 
-	/* One group of cycles and 4 general-purpose events */
-	CU_ASSERT_EQUAL_FATAL(td_gp_events(skl, list, sizeof(list)), 0);
-	CU_ASSERT_STRING_EQUAL(list, "{cycles,cpu/event=0x9c,umask=0x01/,cpu/event=0x0e,umask=0x01/,"
-			       "cpu/event=0xc2,umask=0x02/,cpu/event=0x0d,umask=0x01/}");
-	fx_init(&fx, list);
-	CU_ASSERT_EQUAL(fx.ev.nr_groups, 1);
-	fx_rows(&fx, v, ARRAY_SIZE(v));
-	CU_ASSERT_EQUAL_FATAL(report_topdown_metrics(fx.rows, fx.n, 1, t), 4);
-	for (i = 0; i < 4; i++)
-		CU_ASSERT_DOUBLE_EQUAL(t[i].pct, want[i], 1e-9);
-	CU_ASSERT_STRING_EQUAL(t[1].unit, "Bad Speculation");
-	/* no level 2 without PERF_METRICS */
-	CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 2, t), 0);
-	/* cycles 0: perf's division by zero, no metric */
-	fx.rows[0].value = 0;
-	CU_ASSERT_EQUAL(td_gp_level1(fx.rows, fx.n, t), 0);
-	fx.rows[0].value = 2e6;
-	/* an event missing, or never on a counter (multiplexed): none */
-	CU_ASSERT_EQUAL(td_gp_level1(fx.rows, fx.n - 1, t), 0);
-	fx.rows[4].not_counted = true;
-	CU_ASSERT_EQUAL(td_gp_level1(fx.rows, fx.n, t), 0);
-	fx.rows[4].not_counted = false;
+				memset(&one, 0, sizeof(one));
+				CU_ASSERT_EQUAL_FATAL(pmc_evlist_parse(&one, skl_counts[k].name, err,
+								       sizeof(err)), 0);
+				one.ev[0].ev.group = fx.ev.ev[i].ev.group;
+				if (!memcmp(&one.ev[0].ev, &fx.ev.ev[i].ev, sizeof(one.ev[0].ev)))
+					break;
+			}
+			CU_ASSERT_FATAL(k < ARRAY_SIZE(skl_counts));
+			fx_row(&fx, i, NULL, skl_counts[k].v, 0);
+		}
+		CU_ASSERT_EQUAL_FATAL(report_topdown_metrics(fx.rows, fx.n, 1, td, t), 4);
+		for (i = 0; i < 4; i++) {
+			CU_ASSERT_DOUBLE_EQUAL(t[i].pct, want[i], 1e-9);
+			CU_ASSERT_STRING_EQUAL(t[i].unit, units[i]);
+		}
+		/* no level 2 without PERF_METRICS; none without the metrics */
+		CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 2, td, t), 0);
+		CU_ASSERT_EQUAL(report_topdown_metrics(fx.rows, fx.n, 1, NULL, t), 0);
+		/* :u rows count the same events */
+		for (i = 0; i < fx.ev.n; i++)
+			fx.ev.ev[i].ev.flags = (fx.ev.ev[i].ev.flags & ~PMCDRV_EVF_KERNEL) | PMCDRV_EVF_USER;
+		CU_ASSERT_EQUAL(td_gp_level1(td, fx.rows, fx.n, t), 4);
+		/* cycles 0: perf's division by zero, no metric */
+		for (i = 0; i < fx.n && fx.rows[i].value != 2e6; i++)
+			;
+		CU_ASSERT_FATAL(i < fx.n);
+		fx.rows[i].value = 0;
+		CU_ASSERT_EQUAL(td_gp_level1(td, fx.rows, fx.n, t), 0);
+		fx.rows[i].value = 2e6;
+		/* an event missing, or never on a counter (multiplexed): none */
+		CU_ASSERT_EQUAL(td_gp_level1(td, fx.rows, fx.n - 1, t), 0);
+		fx.rows[0].not_counted = true;
+		CU_ASSERT_EQUAL(td_gp_level1(td, fx.rows, fx.n, t), 0);
+		fx.rows[0].not_counted = false;
+		if (c == 2) {
+			/* Haswell: INT_MISC.RECOVERY_CYCLES is 0x0d/0x03 with cmask 1, from the data */
+			CU_ASSERT_PTR_NOT_NULL(strstr(td_gp_events(td), "INT_MISC.RECOVERY_CYCLES"));
+			for (i = 0; i < fx.ev.n && fx.ev.ev[i].ev.event != 0x0d; i++)
+				;
+			CU_ASSERT_FATAL(i < fx.ev.n);
+			CU_ASSERT_EQUAL(fx.ev.ev[i].ev.umask, 0x03);
+			CU_ASSERT_EQUAL(fx.ev.ev[i].ev.cmask, 1);
+			fx.r.format = REPORT_CSV;
+			fx.r.target = "'system wide'";
+			fx.r.have_rusage = false;
+			out = render_topdown_gp(&fx, td);
+			CU_ASSERT_STRING_EQUAL(out, "\n12.5,31.2,18.8,37.5,\n");
+			free(out);
+		}
+		td_gp_close(td);
 
-	/* Haswell: INT_MISC.RECOVERY_CYCLES is 0x0d/0x03 with cmask 1 */
-	CU_ASSERT_EQUAL_FATAL(td_gp_events(hsw, list, sizeof(list)), 0);
-	CU_ASSERT_STRING_EQUAL(list, "{cycles,cpu/event=0x9c,umask=0x01/,cpu/event=0x0e,umask=0x01/,"
-			       "cpu/event=0xc2,umask=0x02/,cpu/event=0x0d,umask=0x03,cmask=1/}");
-	fx_init_stat(&fx, list, "'system wide'");
-	fx_rows(&fx, v, ARRAY_SIZE(v));
-	CU_ASSERT_EQUAL_FATAL(report_topdown_metrics(fx.rows, fx.n, 1, t), 4);
-	for (i = 0; i < 4; i++)
-		CU_ASSERT_DOUBLE_EQUAL(t[i].pct, want[i], 1e-9);
-	fx.r.format = REPORT_CSV;
-	out = render_topdown(&fx);
-	CU_ASSERT_STRING_EQUAL(out, "\n12.5,31.2,18.8,37.5,\n");
-	free(out);
-	CU_ASSERT_EQUAL(td_gp_events(hsw, list, 20), -ENOSPC);
+		/* SMT on: the data's formulas count both threads (AnyThread): refused, named */
+		CU_ASSERT_PTR_NULL(td_open(skl_cpuids[c], 1, 0, &ret));
+		CU_ASSERT_EQUAL(ret, -EOPNOTSUPP);
+		/* a task with SMT off as perf counts it: two clock events more, the same formula */
+		td = td_open(skl_cpuids[c], 0, 0, &ret);
+		CU_ASSERT_EQUAL(ret, 0);
+		CU_ASSERT_PTR_NOT_NULL(td ? strstr(td_gp_events(td), "ONE_THREAD_ACTIVE") : NULL);
+		td_gp_close(td);
+	}
+	/* a model the data does not have */
+	setenv("PMCDRV_FORCE_CPUID", "GenuineIntel-6-01-1", 1);
+	CU_ASSERT_PTR_NULL(td_open("GenuineIntel-6-01-1", 0, 1, &ret));
+	CU_ASSERT_EQUAL(ret, -ENODEV);
+	unsetenv("PMCDRV_FORCE_CPUID");
 }
 
 void register_report_tests(void)

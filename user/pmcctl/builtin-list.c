@@ -320,7 +320,8 @@ static void note_groups(struct list_ctx *c, const char *groups)
 
 /*
  * Why run -M cannot compute metric @mi here (into @buf), as count_metrics_setup()
- * refuses it, or NULL: the metric compiled alone for this model and PMU.
+ * refuses it, or NULL: the metric compiled alone for this model and PMU (of its
+ * core type's, on a hybrid part).
  * *@threshold: its MetricThreshold, or NULL (the model's static strings).
  */
 static const char *metric_refusal(struct list_ctx *c, const struct pmc_metric_info *mi, char *buf,
@@ -338,7 +339,9 @@ static const char *metric_refusal(struct list_ctx *c, const struct pmc_metric_in
 		return buf;
 	}
 	for (i = 0; i < pmc_metrics_nr(ms); i++) {
-		if (pmc_metrics_info(ms, i, &one) || strcmp(one.name, mi->name))
+		/* a hybrid part's data has one of each name per core type: this one's */
+		if (pmc_metrics_info(ms, i, &one) || strcmp(one.name, mi->name) ||
+		    (one.pmu && mi->pmu && strcmp(one.pmu, mi->pmu)))
 			continue;
 		*threshold = pmc_metrics_threshold_expr(ms, i);
 		why = metric_refused(ms, i, c->have_info ? &c->info : NULL, buf, len);

@@ -20,6 +20,7 @@
 #include "regions.h"
 #include "report.h"
 #include "run.h"
+#include "topdown.h"
 
 static void run_usage(FILE *f)
 {
@@ -74,8 +75,8 @@ static void run_usage(FILE *f)
 	      "                       each (retiring, bad speculation, frontend and backend bound; at\n"
 	      "                       level 2 also heavy/light operations, branch mispredict/machine\n"
 	      "                       clears, fetch latency/bandwidth, memory/core bound) from\n"
-	      "                       PERF_METRICS (Ice Lake and later cores), or level 1 with perf's\n"
-	      "                       formulas from general-purpose events (Sandy Bridge to Cascade Lake)\n"
+	      "                       PERF_METRICS (Ice Lake and later cores), or level 1 from the\n"
+	      "                       model's TopdownL1 metrics (Sandy Bridge to Cascade Lake)\n"
 	      "      --td-level N     with --topdown: level 1 or 2 (default: the PMU's deepest, as perf)\n"
 	      "      --all-user       count every hardware event in user mode only (perf's --all-user)\n"
 	      "      --cputype TYPE   hybrid CPUs: print the counts of one core type only, core\n"
@@ -197,7 +198,7 @@ static void print_results(FILE *f, const struct run_opts *o, const struct mpi_ra
 	if (ta->nr && cm && !(last->flags & PMCDRV_READ_MULTIPLEXED))
 		type_rows_mark(ta, rows, o->c.events.n);
 	if (o->topdown)
-		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, true);
+		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, o->c.td, true);
 	else if (ta->nr && !cm && !(last->flags & PMCDRV_READ_MULTIPLEXED))
 		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows,
 						     o->c.events.n, trows, tev));
@@ -301,7 +302,7 @@ static int regions_add(struct region_table *t, struct run_result *res)
  * metric; JSON one object a region with its "topdown" list.
  */
 static void regions_topdown_print(FILE *f, const struct report *r, const struct pmc_evlist *ev,
-				  const struct region_table *t, unsigned int level)
+				  const struct region_table *t, unsigned int level, struct td_gp *gp)
 {
 	struct report_row rows[PMCDRV_MAX_EVENTS];
 	struct td_value v[16];
@@ -311,7 +312,7 @@ static void regions_topdown_print(FILE *f, const struct report *r, const struct 
 	for (i = 0; i < t->n; i++) {
 		for (j = 0; j < t->nr_events && j < ev->n; j++)
 			rows[j] = (struct report_row){ .ev = &ev->ev[j], .value = t->rows[i].values[j] };
-		m = report_topdown_metrics(rows, j, level, v);
+		m = report_topdown_metrics(rows, j, level, gp, v);
 		if (r->format == REPORT_JSON) {
 			fputs("{\"region\": ", f);
 			json_string(f, t->rows[i].name);
@@ -355,7 +356,7 @@ static void regions_print(FILE *f, const struct run_opts *o, const struct region
 	format_target(target, sizeof(target), o->argv);
 	region_report_print(f, &r, &o->c.events, t, t->runs, cm);
 	if (o->topdown)
-		regions_topdown_print(f, &r, &o->c.events, t, o->td_level);
+		regions_topdown_print(f, &r, &o->c.events, t, o->td_level, o->c.td);
 }
 
 static const char *env_get(const char *name)
@@ -527,9 +528,10 @@ out_metrics:
 
 /*
  * Count CMD o.repeat times and print the counts; *status: the last run's
- * wait status; *plot_failed: --plot could not draw.
+ * wait status; *plot_failed: --plot could not draw; *td: --topdown's
+ * TopdownL1 metrics when it set them up (the caller closes them).
  */
-static int run(int argc, char **argv, int *status, bool *plot_failed)
+static int run(int argc, char **argv, int *status, bool *plot_failed, struct td_gp **td)
 {
 	struct interval_out io;
 	char target[700];
@@ -583,6 +585,7 @@ static int run(int argc, char **argv, int *status, bool *plot_failed)
 		return ex;
 	if (!o.msr) {
 		ex = run_topdown_setup(&o, "run");
+		*td = o.c.td;
 		if (ex)
 			return ex;
 	} else if (o.topdown) {
@@ -692,8 +695,10 @@ out_ids:
 int cmd_run(int argc, char **argv)
 {
 	bool plot_failed;
-	int status, err = run(argc, argv, &status, &plot_failed);
+	struct td_gp *td = NULL;
+	int status, err = run(argc, argv, &status, &plot_failed, &td);
 
+	td_gp_close(td);
 	/* Killed before it started: the signal's code, as the shell would report it. */
 	if (err == -EINTR && WIFSIGNALED(status))
 		return child_exit_code(status);

@@ -20,6 +20,7 @@
 #include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
+#include "topdown.h"
 
 #define MAX_DURATION_S		(365.0 * 24 * 3600)
 
@@ -762,7 +763,8 @@ static void wait_child(pid_t pid, const struct stat_sigs *g)
 }
 
 /* Count the CPUs and print the counts; *code: the exit code when all went well. */
-static int stat_cpus(int argc, char **argv, int *code)
+/* *td: --topdown's TopdownL1 metrics when it set them up (the caller closes them). */
+static int stat_cpus(int argc, char **argv, int *code, struct td_gp **td)
 {
 	struct count_metrics metrics;
 	struct pmc_evlist events;
@@ -802,9 +804,10 @@ static int stat_cpus(int argc, char **argv, int *code)
 		}
 	}
 	if (o.topdown) {
-		ex = count_topdown_setup(&o.c, &o.td_level, "stat");
+		ex = count_topdown_setup(&o.c, &o.td_level, true, "stat");
 		if (ex)
 			return ex;
+		*td = o.c.td;
 	}
 	/* Per-task events the user gave are refused before the module is asked; defaults are filtered. */
 	defaults = !o.c.events.n;
@@ -894,7 +897,10 @@ out_close:
 
 int cmd_stat(int argc, char **argv)
 {
-	int code, err = stat_cpus(argc, argv, &code);
+	struct td_gp *td = NULL;
+	int code, err = stat_cpus(argc, argv, &code, &td);
+
+	td_gp_close(td);
 
 	return err ? pmcctl_exit_code(err) : code;
 }

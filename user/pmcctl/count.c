@@ -251,81 +251,83 @@ int task_session_open(const struct run_opts *o, struct pmc_session **out)
 }
 
 /*
- * perf's #SMT_on (tools/perf/util/smt.c, Linux 6.1): the kernel's
- * smt/active, else whether some core lists more than one CPU.
+ * --topdown without PERF_METRICS: level 1 from the model's TopdownL1
+ * metrics (topdown.h), their events one group; co->td set to them.
  */
-static bool smt_on(void)
-{
-	char path[96], buf[64];
-	unsigned int cpu;
-	bool on = false;
-	FILE *f;
-
-	f = fopen("/sys/devices/system/cpu/smt/active", "r");
-	if (f) {
-		on = fgets(buf, sizeof(buf), f) && buf[0] == '1';
-		fclose(f);
-		return on;
-	}
-	for (cpu = 0; !on && cpu < 4096; cpu++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/topology/core_cpus_list",
-			 cpu);
-		f = fopen(path, "r");
-		if (!f)
-			break;
-		on = fgets(buf, sizeof(buf), f) && strpbrk(buf, ",-");
-		fclose(f);
-	}
-	return on;
-}
-
-/* --topdown without PERF_METRICS: level 1 from general-purpose events (topdown.h). */
 static int topdown_gp_setup(struct count_opts *co, const struct pmcdrv_info *info,
-			    const struct pmc_arch_perfmon *pm, unsigned int *level, const char *cmd)
+			    const struct pmc_arch_perfmon *pm, unsigned int *level, bool system_wide,
+			    const char *cmd)
 {
-	const struct td_gp_model *m = td_gp_model(info->family, info->model);
-	char list[512], err[512] = "the event list does not fit its buffer";
+	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	u32 idx[PMCDRV_MAX_EVENTS];
+	struct pmc_metric_env env;
+	struct pmc_evlist l;
+	struct td_gp *td;
+	const char *model = NULL;
+	char err[512];
+	unsigned int i;
+	int ret;
 
-	if (!m) {
+	pmc_kernel_model(NULL, &model);
+	pmc_metric_env_init(&env, system_wide);
+	/* SMT off: a core runs one thread, its clocks the thread's (topdown.h) */
+	if (!env.smt_on)
+		env.core_wide = 1;
+	ret = td_gp_open(&td, NULL, &env, info, err, sizeof(err));
+	if (ret == -ENODEV) {
 		fprintf(stderr, "pmcctl %s: --topdown needs IA32_PERF_METRICS (PERF_CAPABILITIES bit 15 "
-			"and fixed counter 3: Ice Lake and later cores), or the general-purpose events "
-			"of perf's top-down formulas (Sandy Bridge to Cascade Lake); this CPU (family %u "
-			"model 0x%x, perfmon v%u%s) has neither\n",
-			cmd, info->family, info->model, info->perfmon_version,
-			(info->flags & PMCDRV_INFO_PDCM) ? "" : ", no PERF_CAPABILITIES");
+			"and fixed counter 3: Ice Lake and later cores), or the TopdownL1 metrics of "
+			"the model's data (Sandy Bridge to Cascade Lake); this CPU (family %u model 0x%x, "
+			"perfmon v%u%s) has neither: %s\n", cmd, info->family, info->model,
+			info->perfmon_version, (info->flags & PMCDRV_INFO_PDCM) ? "" : ", no PERF_CAPABILITIES",
+			err);
 		return -ENODEV;
 	}
+	if (ret == -EOPNOTSUPP && env.smt_on) {
+		fprintf(stderr, "pmcctl %s: --topdown: with SMT on, the top-down formulas of this CPU's "
+			"data ('%s') count both threads of a core, and %s; turn SMT off (echo off > "
+			"/sys/devices/system/cpu/smt/control) to use it\n", cmd, model ? model : "?", err);
+		return -ENODEV;
+	}
+	if (ret) {
+		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
+		return ret == -ENOMEM ? -ENOMEM : ret == -EOPNOTSUPP ? -ENODEV : -EINVAL;
+	}
 	if (*level > 1) {
-		fprintf(stderr, "pmcctl %s: --td-level %u: without PERF_METRICS this CPU (perf's '%s' "
-			"metrics) has level 1 only (as perf: \"The max level is 1\")\n", cmd, *level,
-			m->perf_name);
+		fprintf(stderr, "pmcctl %s: --td-level %u: without PERF_METRICS this CPU (the '%s' "
+			"data's TopdownL1) has level 1 only (as perf: \"The max level is 1\")\n", cmd,
+			*level, model ? model : "?");
+		td_gp_close(td);
 		return -EINVAL;
 	}
 	*level = 1;
-	if (smt_on()) {
-		fprintf(stderr, "pmcctl %s: --topdown: with SMT on, perf's top-down formulas for this "
-			"CPU ('%s') count both threads of a core (INT_MISC.RECOVERY_CYCLES_ANY, "
-			"CPU_CLK_UNHALTED.THREAD_ANY: the AnyThread bit), which pmcdrv does not program; "
-			"turn SMT off (echo off > /sys/devices/system/cpu/smt/control) to use it\n",
-			cmd, m->perf_name);
-		return -ENODEV;
-	}
-	/* one group: 4 general-purpose counters (topdown.h) */
-	if (pm->num_gp < 4) {
-		fprintf(stderr, "pmcctl %s: --topdown: the 4 general-purpose events of perf's '%s' "
-			"formulas, one group, do not fit this PMU (%u general-purpose counters)\n",
-			cmd, m->perf_name, pm->num_gp);
-		return -EINVAL;
-	}
-	if (td_gp_events(m, list, sizeof(list)) ||
-	    pmc_evlist_parse(&co->events, list, err, sizeof(err))) {
+	memset(&l, 0, sizeof(l));
+	if (pmc_evlist_parse(&l, td_gp_events(td), err, sizeof(err))) {
 		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
+		td_gp_close(td);
 		return -EINVAL;
 	}
+	/* one group: it must fit the counters at once */
+	for (i = 0; i < l.n; i++)
+		pmc_event_to_spec(&l.ev[i].ev, &specs[i]);
+	if (pmc_assign_counters(specs, l.n, pm, ~0ULL, idx)) {
+		fprintf(stderr, "pmcctl %s: --topdown: the %u events of the '%s' data's TopdownL1 "
+			"metrics, one group (%s), do not fit this PMU (%u general-purpose counters)\n",
+			cmd, l.n, model ? model : "?", td_gp_events(td), pm->num_gp);
+		td_gp_close(td);
+		return -EINVAL;
+	}
+	if (pmc_evlist_parse(&co->events, td_gp_events(td), err, sizeof(err))) {
+		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
+		td_gp_close(td);
+		return -EINVAL;
+	}
+	co->td = td;
 	return 0;
 }
 
-int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *cmd)
+int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_wide,
+			const char *cmd)
 {
 	static const char *const l1 = "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
 				      "topdown-be-bound";
@@ -348,8 +350,15 @@ int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *
 		return -EIO;
 	}
 	pmc_perfmon_from_info(&info, &pm);
+	if (info.flags & PMCDRV_INFO_HYBRID) {
+		fprintf(stderr, "pmcctl %s: --topdown on a hybrid CPU: one breakdown cannot cover two "
+			"core types, and pmcdrv does not use the P-cores' PERF_METRICS yet; the E-cores' "
+			"level 1 is their cpu_atom TopdownL1 metrics: pmcctl %s -M TopdownL1\n", cmd,
+			cmd);
+		return -ENODEV;
+	}
 	if (!pm.td_metrics)
-		return topdown_gp_setup(co, &info, &pm, level, cmd);
+		return topdown_gp_setup(co, &info, &pm, level, system_wide, cmd);
 	max = pm.td_metrics > PMC_TD_NR_LEVEL1 ? 2 : 1;
 	if (*level > max) {
 		fprintf(stderr, "pmcctl %s: --td-level %u: this PMU's PERF_METRICS has level 1 only "

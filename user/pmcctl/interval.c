@@ -101,7 +101,7 @@ void interval_print_rows(struct interval_out *io, struct report *r,
 			 const struct report_row *rows, unsigned int n, bool first)
 {
 	if (io->topdown)
-		report_print_topdown(io->f, r, rows, n, io->td_level, first);
+		report_print_topdown(io->f, r, rows, n, io->td_level, io->c->td, first);
 	else
 		report_print(io->f, r, rows, n);
 	fflush(io->f);
@@ -110,7 +110,7 @@ void interval_print_rows(struct interval_out *io, struct report *r,
 
 		r->format = REPORT_JSON;
 		if (io->topdown)
-			report_print_topdown(io->plot_json, r, rows, n, io->td_level, first);
+			report_print_topdown(io->plot_json, r, rows, n, io->td_level, io->c->td, first);
 		else
 			report_print(io->plot_json, r, rows, n);
 		r->format = fmt;

@@ -34,6 +34,8 @@ const char *pmcctl_module_hint(int err);
 #include "report.h"
 
 /* The options run, compare and stat share. */
+struct td_gp;
+
 struct count_opts {
 	struct pmc_evlist events;	/* -e */
 	const char *device;		/* -d: pmcdrv device, NULL for the default */
@@ -42,6 +44,8 @@ struct count_opts {
 	bool json;			/* -j */
 	bool no_scale;			/* --no-scale: raw counts of a multiplexed session */
 	bool help;			/* -h: the help is printed, nothing more to do */
+	/* --topdown without PERF_METRICS: the model's TopdownL1 metrics (topdown.h), else NULL */
+	struct td_gp *td;
 };
 
 #define COUNT_OPT_NO_SCALE	0x300	/* getopt code of --no-scale (no short option) */
@@ -76,11 +80,13 @@ int count_opts_check(const struct count_opts *co, const char *cmd);
 /*
  * --topdown: add slots and the PMU's PERF_METRICS fields (one group) to
  * co's events; *level: 0 asks for the PMU's deepest, set to it; more than
- * the PMU has is explained and refused.  Without PERF_METRICS, the
- * general-purpose events of perf's level-1 formulas for the model
- * (topdown.h), or a refusal that says why not.
+ * the PMU has is explained and refused.  Without PERF_METRICS, the events
+ * of the model's TopdownL1 metrics (topdown.h), one group, with co->td set
+ * to them (the caller closes it: td_gp_close()), or a refusal that says why
+ * not.  @system_wide: every CPU is counted (stat -a), perf's #core_wide.
  */
-int count_topdown_setup(struct count_opts *co, unsigned int *level, const char *cmd);
+int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_wide,
+			const char *cmd);
 /* -M @arg: append it to @list (comma-separated); too long is explained, -EINVAL. */
 int metric_list_add(char *list, size_t len, const char *arg, const char *cmd);
 /* The report format -x and -j ask for. */

@@ -518,7 +518,7 @@ static const struct {
 };
 
 int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsigned int level,
-			   struct td_value *out)
+			   struct td_gp *gp, struct td_value *out)
 {
 	double v[ARRAY_SIZE(td_metrics)], sum = 0;
 	bool have[ARRAY_SIZE(td_metrics)] = { false };
@@ -535,8 +535,8 @@ int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsign
 		}
 	}
 	for (k = 0; k < 4; k++) {
-		if (!have[k])	/* no PERF_METRICS: perf's formulas of general-purpose events */
-			return level < 2 ? td_gp_level1(rows, n, out) : 0;
+		if (!have[k])	/* no PERF_METRICS: the model's TopdownL1 metrics */
+			return level < 2 && gp ? td_gp_level1(gp, rows, n, out) : 0;
 		sum += v[k];
 		nonzero += v[k] > 0;
 	}
@@ -642,7 +642,7 @@ static void td_line(FILE *f, const struct report *r, const char *cpu, const stru
 }
 
 void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
-			  unsigned int n, unsigned int level, bool header)
+			  unsigned int n, unsigned int level, struct td_gp *gp, bool header)
 {
 	struct td_value t[2 * ARRAY_SIZE(td_metrics)];
 	const char *cpu;
@@ -653,7 +653,7 @@ void report_print_topdown(FILE *f, const struct report *r, const struct report_r
 	if (r->format == REPORT_TEXT && r->interval < 0)
 		fprintf(f, "\n Performance counter stats for %s:\n\n", r->target);
 	if (!per_cpu) {
-		m = report_topdown_metrics(rows, n, level, t);
+		m = report_topdown_metrics(rows, n, level, gp, t);
 		if (header || r->interval < 0)
 			td_header(f, r, t, m, false);
 		td_line(f, r, NULL, t, m);
@@ -670,7 +670,7 @@ void report_print_topdown(FILE *f, const struct report *r, const struct report_r
 			for (k = i, nsub = 0; k < n; k++)
 				if (!strcmp(rows[k].cpu, cpu))
 					own[nsub++] = rows[k];
-			m = report_topdown_metrics(own, nsub, level, t);
+			m = report_topdown_metrics(own, nsub, level, gp, t);
 			if (i == 0 && (header || r->interval < 0))
 				td_header(f, r, t, m, true);
 			td_line(f, r, cpu, t, m);

@@ -116,24 +116,28 @@ struct td_value {
 	double pct;
 };
 
+struct td_gp;
+
 /*
  * The top-down metrics of @rows (topdown-* events, level 2 only when
  * @level >= 2) in perf's order, into @out (room for 12); how many, 0 when
  * the four level-1 metrics are not there or sum to 0.  Without topdown-*
- * rows, level 1 from general-purpose events (topdown.h: td_gp_level1()).
+ * rows, level 1 from the model's TopdownL1 metrics @gp (topdown.h:
+ * td_gp_level1(); NULL: none).
  */
 int report_topdown_metrics(const struct report_row *rows, unsigned int n, unsigned int level,
-			   struct td_value *out);
+			   struct td_gp *gp, struct td_value *out);
 /*
  * perf stat --topdown's output (its metric-only layout): text, a line of
  * metric names and one of percentages; CSV (-x), the same with the
  * separator; JSON, one object per metric.  With -I (r->interval >= 0) the
  * interval's time leads each line, and the names come only with @header
  * (the first interval); with rows per CPU (-A: each row's cpu set) one
- * line per CPU.  Then, without -I, the footer, as report_print().
+ * line per CPU.  Then, without -I, the footer, as report_print().  @gp:
+ * as report_topdown_metrics().
  */
 void report_print_topdown(FILE *f, const struct report *r, const struct report_row *rows,
-			  unsigned int n, unsigned int level, bool header);
+			  unsigned int n, unsigned int level, struct td_gp *gp, bool header);
 
 /*
  * One metric for a writer of its own (the region report): text, a line

@@ -579,7 +579,7 @@ int run_topdown_setup(struct run_opts *o, const char *cmd)
 	int ret;
 
 	if (o->topdown) {
-		ret = count_topdown_setup(&o->c, &o->td_level, cmd);
+		ret = count_topdown_setup(&o->c, &o->td_level, false, cmd);
 		if (ret)
 			return ret;
 	}

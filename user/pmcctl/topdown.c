@@ -1,110 +1,162 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pmcctl: top-down level 1 from general-purpose events (topdown.h). */
+/* pmcctl: top-down level 1 from the model's TopdownL1 metrics (topdown.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "libpmc.h"
+#include "metrics.h"
 #include "topdown.h"
 
-/*
- * Linux 6.1's tools/perf/pmu-events/arch/x86/mapfile.csv, the models whose
- * metric files compute TopdownL1 from these events; all of them use the
- * same formulas and encodings (IDQ_UOPS_NOT_DELIVERED.CORE 0x9C/0x01,
- * UOPS_ISSUED.ANY 0x0E/0x01, UOPS_RETIRED.RETIRE_SLOTS 0xC2/0x02,
- * CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE 0x3C/0x02, REF_XCLK 0x3C/0x01) but
- * INT_MISC.RECOVERY_CYCLES: 0x0D/0x03 with CounterMask 1 up to Broadwell,
- * 0x0D/0x01 from Skylake on.  (skylakex and cascadelakex share model 0x55,
- * told apart by stepping there; their events are the same.)
- */
-static const struct td_gp_model td_gp_models[] = {
-	{ "sandybridge", (const unsigned char[]){ 0x2a, 0 }, 0x03, 1 },
-	{ "jaketown", (const unsigned char[]){ 0x2d, 0 }, 0x03, 1 },
-	{ "ivybridge", (const unsigned char[]){ 0x3a, 0 }, 0x03, 1 },
-	{ "ivytown", (const unsigned char[]){ 0x3e, 0 }, 0x03, 1 },
-	{ "haswell", (const unsigned char[]){ 0x3c, 0x45, 0x46, 0 }, 0x03, 1 },
-	{ "haswellx", (const unsigned char[]){ 0x3f, 0 }, 0x03, 1 },
-	{ "broadwell", (const unsigned char[]){ 0x3d, 0x47, 0 }, 0x03, 1 },
-	{ "broadwellde", (const unsigned char[]){ 0x56, 0 }, 0x03, 1 },
-	{ "broadwellx", (const unsigned char[]){ 0x4f, 0 }, 0x03, 1 },
-	{ "skylake", (const unsigned char[]){ 0x4e, 0x5e, 0x8e, 0x9e, 0xa5, 0xa6, 0 }, 0x01, 0 },
-	{ "skylakex", (const unsigned char[]){ 0x55, 0 }, 0x01, 0 },
-};
+#define TD_GP_MAX	4
 
-const struct td_gp_model *td_gp_model(unsigned int family, unsigned int model)
-{
-	const unsigned char *p;
-	size_t i;
-
-	if (family != 6)
-		return NULL;
-	for (i = 0; i < sizeof(td_gp_models) / sizeof(td_gp_models[0]); i++)
-		for (p = td_gp_models[i].models; *p; p++)
-			if (*p == model)
-				return &td_gp_models[i];
-	return NULL;
-}
-
-/* The events, each with its encoding; the metrics find their rows by it. */
-enum { TD_THREAD, TD_IDQ, TD_ISSUED, TD_RETIRED, TD_RECOVERY, TD_NR };
-
+/* perf stat --topdown's order and names of the level-1 metrics (its topdown_metric_attrs[]). */
 static const struct {
-	unsigned int event, umask;
-} td_gp_enc[TD_NR] = {
-	[TD_THREAD] = { 0x3c, 0x00 },	/* CPU_CLK_UNHALTED.THREAD */
-	[TD_IDQ] = { 0x9c, 0x01 },	/* IDQ_UOPS_NOT_DELIVERED.CORE */
-	[TD_ISSUED] = { 0x0e, 0x01 },	/* UOPS_ISSUED.ANY */
-	[TD_RETIRED] = { 0xc2, 0x02 },	/* UOPS_RETIRED.RETIRE_SLOTS */
-	[TD_RECOVERY] = { 0x0d, 0 },	/* INT_MISC.RECOVERY_CYCLES: the model's umask */
+	const char *metric, *unit;
+} td_gp_names[TD_GP_MAX] = {
+	{ "tma_retiring", "Retiring" },
+	{ "tma_bad_speculation", "Bad Speculation" },
+	{ "tma_frontend_bound", "Frontend Bound" },
+	{ "tma_backend_bound", "Backend Bound" },
 };
 
-int td_gp_events(const struct td_gp_model *m, char *buf, size_t len)
-{
-	int n;
+struct td_gp {
+	struct pmc_metrics *ms;
+	unsigned int idx[TD_GP_MAX];		/* td_gp_names[k]'s metric in ms */
+	double scale[TD_GP_MAX];		/* its ScaleUnit's number (100: a percentage) */
+	unsigned int nev;			/* the metrics' events */
+	struct pmcdrv_event ev[PMCDRV_MAX_EVENTS];	/* their encodings, to find their rows */
+	double counts[PMCDRV_MAX_EVENTS];
+	char events[1024];			/* "{EV,...}" */
+};
 
-	n = snprintf(buf, len, "{cycles,cpu/event=0x9c,umask=0x01/,cpu/event=0x0e,umask=0x01/,"
-		     "cpu/event=0xc2,umask=0x02/,cpu/event=0x0d,umask=0x%02x%s/}",
-		     m->recovery_umask, m->recovery_cmask ? ",cmask=1" : "");
-	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+int td_gp_open(struct td_gp **out, const char *cpuid, const struct pmc_metric_env *env,
+	       const struct pmcdrv_info *info, char *err, size_t len)
+{
+	struct pmc_metric_info mi;
+	struct pmc_evlist one;
+	struct td_gp *td;
+	char why[512], perr[256];
+	const char *refused, *name;
+	unsigned int i, k, nr;
+	size_t o;
+	int ret;
+
+	*out = NULL;
+	td = calloc(1, sizeof(*td));
+	if (!td) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = pmc_metrics_open(cpuid, "TopdownL1", env, &td->ms, err, len);
+	if (ret) {
+		free(td);
+		return ret == -EINVAL ? -ENODEV : ret;	/* no such group: no top-down formulas */
+	}
+	for (k = 0; k < TD_GP_MAX; k++)
+		td->idx[k] = ~0U;
+	nr = pmc_metrics_nr(td->ms);
+	for (i = 0; i < nr; i++) {
+		pmc_metrics_info(td->ms, i, &mi);
+		for (k = 0; k < TD_GP_MAX && strcmp(mi.name, td_gp_names[k].metric); k++)
+			;
+		if (k == TD_GP_MAX)
+			continue;	/* a helper metric of the group (tma_info_*): not printed */
+		refused = metric_refused(td->ms, i, info, why, sizeof(why));
+		if (refused) {
+			snprintf(err, len, "the data's %s cannot be computed here: %s", mi.name, refused);
+			ret = -EOPNOTSUPP;
+			goto fail;
+		}
+		td->idx[k] = i;
+		td->scale[k] = mi.scale;
+	}
+	for (k = 0; k < TD_GP_MAX; k++) {
+		if (td->idx[k] == ~0U) {
+			snprintf(err, len, "the data's TopdownL1 group has no %s", td_gp_names[k].metric);
+			ret = -ENODEV;
+			goto fail;
+		}
+	}
+	td->nev = pmc_metrics_nr_events(td->ms);
+	if (td->nev > PMCDRV_MAX_EVENTS) {
+		snprintf(err, len, "its metrics need %u events, more than a session's %u", td->nev,
+			 PMCDRV_MAX_EVENTS);
+		ret = -EINVAL;
+		goto fail;
+	}
+	o = (size_t)snprintf(td->events, sizeof(td->events), "{");
+	for (i = 0; i < td->nev; i++) {
+		name = pmc_metrics_event(td->ms, i);
+		memset(&one, 0, sizeof(one));
+		if (pmc_evlist_parse(&one, name, perr, sizeof(perr)) || one.n != 1 ||
+		    one.ev[0].ev.type != PMCDRV_EVENT_HW) {
+			snprintf(err, len, "its event %s does not parse as one hardware event: %s", name,
+				 perr);
+			ret = -EINVAL;
+			goto fail;
+		}
+		td->ev[i] = one.ev[0].ev;
+		if (o < sizeof(td->events))
+			o += (size_t)snprintf(td->events + o, sizeof(td->events) - o, "%s%s",
+					      i ? "," : "", name);
+	}
+	if (o + 2 > sizeof(td->events)) {
+		snprintf(err, len, "its event list is longer than %zu bytes", sizeof(td->events));
+		ret = -EINVAL;
+		goto fail;
+	}
+	strcat(td->events, "}");
+	*out = td;
+	return 0;
+fail:
+	td_gp_close(td);
+	return ret;
 }
 
-/* Is @ev the level-1 event @k (the recovery event: either model's encoding)? */
-static bool td_gp_is(const struct pmcdrv_event *ev, unsigned int k)
+void td_gp_close(struct td_gp *td)
 {
-	if (ev->type != PMCDRV_EVENT_HW || ev->event != td_gp_enc[k].event ||
-	    (ev->flags & (PMCDRV_EVF_EDGE | PMCDRV_EVF_INV)))
-		return false;
-	if (k == TD_RECOVERY)
-		return (ev->umask == 0x01 && !ev->cmask) || (ev->umask == 0x03 && ev->cmask == 1);
-	return ev->umask == td_gp_enc[k].umask && !ev->cmask;
+	if (!td)
+		return;
+	pmc_metrics_close(td->ms);
+	free(td);
 }
 
-int td_gp_level1(const struct report_row *rows, unsigned int n, struct td_value *out)
+const char *td_gp_events(const struct td_gp *td)
 {
-	double v[TD_NR], slots;
-	bool have[TD_NR] = { false };
-	unsigned int i, k;
+	return td->events;
+}
+
+/* Does @row count the event @ev (its modifiers, group and counter aside)? */
+static bool td_gp_is(const struct pmcdrv_event *row, const struct pmcdrv_event *ev)
+{
+	const unsigned int modes = PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL;
+
+	return row->type == ev->type && row->event == ev->event && row->umask == ev->umask &&
+	       row->cmask == ev->cmask && row->extra == ev->extra &&
+	       row->core_type == ev->core_type && (row->flags & ~modes) == (ev->flags & ~modes);
+}
+
+int td_gp_level1(struct td_gp *td, const struct report_row *rows, unsigned int n,
+		 struct td_value *out)
+{
+	unsigned int i, j, k;
+	double v;
 
 	/* a row never on a counter (multiplexing) has no value: no metric, as perf */
-	for (i = 0; i < n; i++)
-		for (k = 0; k < TD_NR; k++)
-			if (!have[k] && !rows[i].not_counted && td_gp_is(&rows[i].ev->ev, k)) {
-				v[k] = rows[i].value;
-				have[k] = true;
-			}
-	for (k = 0; k < TD_NR; k++)
-		if (!have[k])
+	for (i = 0; i < td->nev; i++) {
+		td->counts[i] = NAN;
+		for (j = 0; j < n && isnan(td->counts[i]); j++)
+			if (!rows[j].not_counted && td_gp_is(&rows[j].ev->ev, &td->ev[i]))
+				td->counts[i] = rows[j].value;
+		if (isnan(td->counts[i]))
 			return 0;
-	/* SLOTS = 4 * CORE_CLKS, CORE_CLKS = THREAD with SMT off (topdown.h) */
-	slots = 4 * v[TD_THREAD];
-	if (!(slots > 0))
-		return 0;
-	out[0] = (struct td_value){ "Retiring", 100 * v[TD_RETIRED] / slots };
-	out[1] = (struct td_value){ "Bad Speculation",
-				    100 * (v[TD_ISSUED] - v[TD_RETIRED] + 4 * v[TD_RECOVERY]) / slots };
-	out[2] = (struct td_value){ "Frontend Bound", 100 * v[TD_IDQ] / slots };
-	out[3] = (struct td_value){ "Backend Bound",
-				    100 * (1 - v[TD_IDQ] / slots -
-					   (v[TD_ISSUED] + 4 * v[TD_RECOVERY]) / slots) };
-	return 4;
+	}
+	for (k = 0; k < TD_GP_MAX; k++) {
+		if (pmc_metrics_eval(td->ms, td->idx[k], td->counts, 0, &v) || !isfinite(v))
+			return 0;
+		out[k] = (struct td_value){ td_gp_names[k].unit, v * td->scale[k] };
+	}
+	return TD_GP_MAX;
 }

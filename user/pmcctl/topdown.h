@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pmcctl: top-down level 1 from general-purpose events, on the cores
- * before PERF_METRICS (Sandy Bridge to Cascade Lake), with the formulas of
- * perf's metric files for those models (Linux 6.1,
- * tools/perf/pmu-events/arch/x86/MODEL/ metrics files, group TopdownL1).
- * Pure: the model table, the event list and the arithmetic; the caller
- * reads SMT and the PMU.
+ * pmcctl: top-down level 1 without PERF_METRICS (Sandy Bridge to Cascade
+ * Lake, and the E-core models), from the model's own TopdownL1 metrics in
+ * the kernel's data (libpmc's pmc_metrics_*: tma_retiring,
+ * tma_bad_speculation, tma_frontend_bound, tma_backend_bound), so the
+ * events and formulas are the data's, model by model, and nothing is
+ * written here by hand but the order and names perf stat --topdown prints.
+ *
+ * The one rule added to the data's: for a task with SMT off, the
+ * core-wide formula of the core's clocks is used (the caller sets
+ * #core_wide).  The data's per-task formula, CPU_CLK_UNHALTED.THREAD / 2 *
+ * (1 + ONE_THREAD_ACTIVE / REF_XCLK), is then the same number
+ * (ONE_THREAD_ACTIVE counts every REF_XCLK cycle while no other thread
+ * shares the core) from two more events, which would not fit one group on
+ * 4 general-purpose counters beside the rest.  With SMT on, the data's
+ * formulas need the AnyThread events, which pmcdrv refuses, and say so.
  */
 #ifndef PMCCTL_TOPDOWN_H
 #define PMCCTL_TOPDOWN_H
@@ -13,43 +22,35 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "libpmc.h"
 #include "report.h"
 
-/* One group of models in perf's mapfile.csv, and what differs between them. */
-struct td_gp_model {
-	const char *perf_name;		/* perf's directory: "skylake" */
-	const unsigned char *models;	/* family 6 model numbers, 0-terminated */
-	unsigned int recovery_umask;	/* INT_MISC.RECOVERY_CYCLES: umask, counter mask */
-	unsigned int recovery_cmask;
-};
-
-/* The model group of family @family model @model, NULL when perf's files use PERF_METRICS or none. */
-const struct td_gp_model *td_gp_model(unsigned int family, unsigned int model);
+struct td_gp;
 
 /*
- * The -e list of the level-1 events into @buf, one group:
- * CPU_CLK_UNHALTED.THREAD (cycles), IDQ_UOPS_NOT_DELIVERED.CORE,
- * UOPS_ISSUED.ANY, UOPS_RETIRED.RETIRE_SLOTS and INT_MISC.RECOVERY_CYCLES
- * (4 general-purpose counters and fixed counter 1).  Returns 0, or -ENOSPC.
+ * The TopdownL1 metrics of @cpuid's model (NULL: this CPU's, as
+ * pmc_metrics_open()) with @env's literals, their events parsed; @info
+ * (NULL: not checked) is the PMU whose counters must count them.  0, or
+ * -ENODEV: the model has no data or no TopdownL1 group; -EOPNOTSUPP: one of
+ * its metrics cannot be computed here (@err names it and why); -EINVAL: an
+ * event does not parse; -ENOMEM.  @err says which.
  */
-int td_gp_events(const struct td_gp_model *m, char *buf, size_t len);
+int td_gp_open(struct td_gp **out, const char *cpuid, const struct pmc_metric_env *env,
+	       const struct pmcdrv_info *info, char *err, size_t len);
+void td_gp_close(struct td_gp *td);
+
+/* The -e list of their events, one group: "{EV,EV,...}" in perf's spelling. */
+const char *td_gp_events(const struct td_gp *td);
 
 /*
- * Level 1 from the rows of those events (found by their encodings), as
- * perf's TopdownL1 metrics with #SMT_on false: SLOTS = 4 * CORE_CLKS;
- * retiring = RETIRE_SLOTS / SLOTS; bad speculation = (ISSUED -
- * RETIRE_SLOTS + 4 * RECOVERY_CYCLES) / SLOTS; frontend bound =
- * IDQ_UOPS_NOT_DELIVERED.CORE / SLOTS; backend bound = 1 - frontend bound
- * - (ISSUED + 4 * RECOVERY_CYCLES) / SLOTS.  CORE_CLKS is THREAD: perf's
- * files say so for core-wide counting with SMT off, and for a task they
- * say THREAD / 2 * (1 + ONE_THREAD_ACTIVE / REF_XCLK), which with SMT off
- * is THREAD too, as ONE_THREAD_ACTIVE counts every REF_XCLK cycle when no
- * other thread shares the core; so the two clock events are not counted
- * and the rest fits one group on 4 counters.  Into @out (room for 4), in
- * perf stat --topdown's order and names; returns 4, or 0 when an event is
- * missing or was never on a counter, or a divisor is 0 (perf prints no
- * metric then).
+ * Level 1 from @rows, each metric's events found by their encoding (not
+ * their modifiers: --all-user's :u rows count them), into @out (room for
+ * 4) in perf stat --topdown's order and names ("Retiring", "Bad
+ * Speculation", "Frontend Bound", "Backend Bound"): how many, or 0 when an
+ * event is missing or was never on a counter, or a metric has no value
+ * (a division by zero): perf prints no metric then.
  */
-int td_gp_level1(const struct report_row *rows, unsigned int n, struct td_value *out);
+int td_gp_level1(struct td_gp *td, const struct report_row *rows, unsigned int n,
+		 struct td_value *out);
 
 #endif
