@@ -516,6 +516,7 @@ static void print_attached(FILE *f, const struct run_opts *o, struct count_metri
 	struct report_row rows[PMCDRV_MAX_EVENTS];
 	struct report_row trows[PMCDRV_MAX_EVENTS * (PMCDRV_MAX_CORE_TYPES + 1)];
 	struct pmc_evsel tev[PMCDRV_MAX_EVENTS * PMCDRV_MAX_CORE_TYPES];
+	const struct report_row *shown;
 	struct type_acc *ta = NULL;
 	char target[600];
 	struct report r = {
@@ -527,7 +528,7 @@ static void print_attached(FILE *f, const struct run_opts *o, struct count_metri
 		.time_running = (double)sum->time_running,
 		.elapsed = elapsed,
 	};
-	unsigned int i;
+	unsigned int i, nr;
 
 	/* perf stat's words for -p and -t. */
 	snprintf(target, sizeof(target), "%s id '%s'", mode_name(o->attach), o->attach_arg);
@@ -546,14 +547,9 @@ static void print_attached(FILE *f, const struct run_opts *o, struct count_metri
 		ta = calloc(1, sizeof(*ta));
 	if (ta)
 		type_acc_add(ta, types, o->c.events.n);
-	if (ta && !cm) {
-		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows,
-						     o->c.events.n, trows, tev));
-	} else {
-		if (ta)
-			type_rows_mark(ta, rows, o->c.events.n);
-		report_print(f, &r, rows, o->c.events.n);
-	}
+	shown = type_rows_shown(o->cputype, o->hybrid_merge, cm != NULL, ta, rows, o->c.events.n,
+				trows, tev, &nr);
+	report_print(f, &r, shown, nr);
 	free(ta);
 }
 

@@ -148,6 +148,7 @@ static void print_results(FILE *f, const struct run_opts *o, const struct mpi_ra
 	struct report_row rows[PMCDRV_MAX_EVENTS];
 	struct report_row trows[PMCDRV_MAX_EVENTS * (PMCDRV_MAX_CORE_TYPES + 1)];
 	struct pmc_evsel tev[PMCDRV_MAX_EVENTS * PMCDRV_MAX_CORE_TYPES];
+	const struct report_row *shown;
 	char cmd[512], target[700], note[1024], model[64];
 	size_t tl;
 	struct report r = {
@@ -163,7 +164,7 @@ static void print_results(FILE *f, const struct run_opts *o, const struct mpi_ra
 		.utime = ut->mean,
 		.stime = st->mean,
 	};
-	unsigned int i;
+	unsigned int i, nr;
 
 	format_target(cmd, sizeof(cmd), o->argv);
 	if (mc) {
@@ -195,15 +196,14 @@ static void print_results(FILE *f, const struct run_opts *o, const struct mpi_ra
 	}
 	if (cm)
 		count_metrics_eval(cm, rows, o->c.events.n, elapsed->mean, &r, "run");
-	if (ta->nr && cm && !(last->flags & PMCDRV_READ_MULTIPLEXED))
-		type_rows_mark(ta, rows, o->c.events.n);
-	if (o->topdown)
+	if (o->topdown) {
 		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, o->c.td, true);
-	else if (ta->nr && !cm && !(last->flags & PMCDRV_READ_MULTIPLEXED))
-		report_print(f, &r, trows, type_rows(o->cputype, o->hybrid_merge, ta, rows,
-						     o->c.events.n, trows, tev));
-	else
-		report_print(f, &r, rows, o->c.events.n);
+		return;
+	}
+	shown = type_rows_shown(o->cputype, o->hybrid_merge, cm != NULL,
+				(last->flags & PMCDRV_READ_MULTIPLEXED) ? NULL : ta, rows,
+				o->c.events.n, trows, tev, &nr);
+	report_print(f, &r, shown, nr);
 }
 
 /*

@@ -482,16 +482,13 @@ static bool print_by_type(struct stat_opts *o, const struct pmc_evlist *ev,
 	} *w = calloc(1, sizeof(*w));
 	bool ok = w && split_by_type(ev, cpus, n, &w->res);
 
+	const struct report_row *shown;
+	unsigned int nr;
+
 	if (ok) {
 		type_acc_add(&w->ta, &w->res, ev->n);
-		if (metrics) {
-			type_rows_mark(&w->ta, rows, ev->n);
-			interval_print_rows(&o->io, r, rows, ev->n, first);
-		} else {
-			interval_print_rows(&o->io, r, w->trows,
-					    type_rows(0, false, &w->ta, rows, ev->n, w->trows,
-						      w->tev), first);
-		}
+		shown = type_rows_shown(0, false, metrics, &w->ta, rows, ev->n, w->trows, w->tev, &nr);
+		interval_print_rows(&o->io, r, shown, nr, first);
 	}
 	free(w);
 	return ok;

@@ -69,6 +69,22 @@ void type_rows_mark(const struct type_acc *ta, struct report_row *rows, unsigned
 	}
 }
 
+const struct report_row *type_rows_shown(unsigned int cputype, bool merge, bool metrics,
+					 const struct type_acc *ta, struct report_row *rows,
+					 unsigned int n, struct report_row *trows,
+					 struct pmc_evsel *tev, unsigned int *nr)
+{
+	*nr = n;
+	if (!ta || !ta->nr)
+		return rows;
+	if (metrics) {
+		type_rows_mark(ta, rows, n);
+		return rows;
+	}
+	*nr = type_rows(cputype, merge, ta, rows, n, trows, tev);
+	return trows;
+}
+
 /*
  * The rows of a hybrid CPU: each hardware event's count on each core type
  * (as perf's cpu_core/EVENT/ and cpu_atom/EVENT/ rows, but raw: never

@@ -40,4 +40,17 @@ unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *
  */
 void type_rows_mark(const struct type_acc *ta, struct report_row *rows, unsigned int n);
 
+/*
+ * What run, run -p/-t and stat -a print on a hybrid CPU, chosen in one
+ * place: without @ta (not hybrid, or the session multiplexed: which step
+ * ran on which type is not kept) @rows as they are; with @metrics (-M) @rows
+ * marked (type_rows_mark()), the metrics staying beside them; else the rows
+ * by core type (type_rows() into @trows and @tev).  Returns the rows to
+ * print, *@nr how many.
+ */
+const struct report_row *type_rows_shown(unsigned int cputype, bool merge, bool metrics,
+					 const struct type_acc *ta, struct report_row *rows,
+					 unsigned int n, struct report_row *trows,
+					 struct pmc_evsel *tev, unsigned int *nr);
+
 #endif
