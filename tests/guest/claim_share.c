@@ -189,8 +189,10 @@ static bool is_instructions_u(const char *line)
 }
 
 /*
- * perf stat -x, -e instructions:u -- LOOP @n: perf's count (on a hybrid part
- * the sum of its counted per-type rows), or -1 with its output in @why.
+ * perf stat --no-scale -x, -e instructions:u -- LOOP @n: perf's count (on a
+ * hybrid part the sum of its counted per-type rows, raw: perf scales each by
+ * its own type's running time, tests/lib/guest.sh's perf_raw), or -1 with
+ * its output in @why.
  */
 static long long perf_count(const char *n, char *why, size_t len)
 {
@@ -198,7 +200,7 @@ static long long perf_count(const char *n, char *why, size_t len)
 	long long v = -1;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "%s stat -x, -e instructions:u -- %s %s 2>&1 >/dev/null",
+	snprintf(cmd, sizeof(cmd), "%s stat --no-scale -x, -e instructions:u -- %s %s 2>&1 >/dev/null",
 		 perf, loop, n);
 	why[0] = '\0';
 	p = popen(cmd, "r");

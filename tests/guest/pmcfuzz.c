@@ -2406,7 +2406,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	privileged = geteuid() == 0;
-	rdpmc_everywhere = read_int_file("/sys/bus/event_source/devices/cpu/rdpmc", 1) == 2;
+	/* perf's setting: cpu's, or on a hybrid part cpu_core's (one setting for both types) */
+	rdpmc_everywhere = read_int_file("/sys/bus/event_source/devices/cpu/rdpmc",
+					 read_int_file("/sys/bus/event_source/devices/cpu_core/rdpmc",
+						       1)) == 2;
 	{
 		struct sigaction sa;
 
