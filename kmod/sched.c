@@ -847,6 +847,25 @@ static void pmcd_session_on_cpus(struct pmcd_session *s, enum pmcd_fold_op op)
 }
 
 /*
+ * Is @s loaded on @cpu, this CPU, and on no other?  While every possible
+ * CPU fits in one word, that is one compare of the word (no bit search).
+ */
+static bool pmcd_loaded_here_only(const struct pmcd_session *s, int cpu)
+{
+	if (nr_cpu_ids <= BITS_PER_LONG)
+		return READ_ONCE(cpumask_bits(&s->loaded)[0]) == BIT(cpu);
+	return cpumask_test_cpu(cpu, &s->loaded) && cpumask_any_but(&s->loaded, cpu) >= nr_cpu_ids;
+}
+
+/* pmcd_session_fold() on other CPUs: out of line, its argument on the stack. */
+static noinline void pmcd_session_fold_ipi(struct pmcd_session *s)
+{
+	struct pmcd_ipi_arg a = { .s = s, .op = PMCD_FOLD };
+
+	on_each_cpu_mask(&s->loaded, pmcd_ipi_fold, &a, 1);
+}
+
+/*
  * Fold where @s has counters loaded now, not on every CPU: a CPU that is
  * not in s->loaded folded its counts when it cleared its bit (ordered by
  * the barrier there and the one here).  A CPU that starts @s meanwhile has
@@ -855,9 +874,8 @@ static void pmcd_session_on_cpus(struct pmcd_session *s, enum pmcd_fold_op op)
  */
 void pmcd_session_fold(struct pmcd_session *s)
 {
-	struct pmcd_ipi_arg a = { .s = s, .op = PMCD_FOLD };
+	struct pmcd_cpu *pc;
 	unsigned long flags;
-	int cpu = get_cpu();
 
 	/*
 	 * Loaded on the reader's CPU alone (a thread reading its own counts):
@@ -865,14 +883,16 @@ void pmcd_session_fold(struct pmcd_session *s)
 	 * for its own CPU (perf_event_read()'s case), without
 	 * on_each_cpu_mask()'s walk for other CPUs.
 	 */
-	if (cpumask_test_cpu(cpu, &s->loaded) && cpumask_any_but(&s->loaded, cpu) >= nr_cpu_ids) {
-		local_irq_save(flags);
-		pmcd_ipi_fold(&a);
+	local_irq_save(flags);
+	if (pmcd_loaded_here_only(s, smp_processor_id())) {
+		pc = this_cpu_ptr(&pmcd_cpus);
+		if (pc->sess == s)
+			pmcd_cpu_fold(pc);
 		local_irq_restore(flags);
 	} else {
-		on_each_cpu_mask(&s->loaded, pmcd_ipi_fold, &a, 1);
+		local_irq_restore(flags);
+		pmcd_session_fold_ipi(s);
 	}
-	put_cpu();
 	/* Pairs with pmcd_cpu_sched_out(): mask read before the totals. */
 	smp_mb();
 }
