@@ -136,11 +136,17 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 	pc->t_last = now;
 }
 
-/* Fold what pc->sess counted here; with @stop, stop its counters first. */
+/*
+ * Fold what pc->sess counted here; with @stop, stop its counters first.
+ * Only vals[0 .. pc->prog->nr) is written and read (a self-read page's
+ * session does not multiplex, so its program is as long as pc->prog): not
+ * cleared at the declaration (__uninitialized: CONFIG_INIT_STACK_ALL_ZERO
+ * would zero all 16 on every fold, a READ's and a switch's).
+ */
 static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 {
 	struct pmcd_session *s = pc->sess;
-	u64 vals[PMCDRV_MAX_EVENTS];
+	u64 vals[PMCDRV_MAX_EVENTS] __uninitialized;
 	bool hw = pc->prog->nr && !pc->suspended;
 	unsigned int faults;
 
