@@ -556,8 +556,9 @@ static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_
 /*
  * The current task @ctx stops being counted: fold and stop its counters if
  * they run here, untrack it, and if that took it out set *@mark (a session
- * flag under pmcd_hash_lock; NULL for none).  IRQs off, RCU read side; the
- * caller frees @ctx after an RCU grace period when this returns true.
+ * flag set under pmcd_hash_lock, before the untracking; NULL for none).
+ * IRQs off, RCU read side; the caller frees @ctx after an RCU grace period
+ * when this returns true.
  */
 static bool pmcd_retire_current(struct pmcd_task_ctx *ctx, bool *mark)
 {
@@ -567,9 +568,10 @@ static bool pmcd_retire_current(struct pmcd_task_ctx *ctx, bool *mark)
 	if (pc->active == ctx)
 		pmcd_cpu_sched_out(pc, false);
 	raw_spin_lock(&pmcd_hash_lock);
+	/* Before the untracking's release of nr_tasks: READ's EXITED comes with it. */
+	if (mark && !ctx->dead)
+		WRITE_ONCE(*mark, true);
 	untracked = pmcd_untrack_locked(ctx);
-	if (untracked && mark)
-		*mark = true;
 	raw_spin_unlock(&pmcd_hash_lock);
 	return untracked;
 }
