@@ -999,9 +999,11 @@ int pmcd_session_reset(struct pmcd_session *s)
  * READ's split by core type on a hybrid part, from the same fold as
  * @rt->read (s->lock held): each type's raw counts, which add up to the
  * session's.  None while the session multiplexes: which step ran on which
- * type is not kept, so no type's share of an event's time is known.
+ * type is not kept, so no type's share of an event's time is known.  Out
+ * of line: inlined, its locals cost every READ a stack canary and a saved
+ * register.
  */
-static void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt)
+static noinline void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt)
 {
 	unsigned int t, i, nr;
 	const u32 *ids;
