@@ -345,6 +345,28 @@ static noinline long pmcd_read_types_reply(struct pmcd_session *s, void __user *
 }
 
 /*
+ * READ's input after its size: the cgroup and reserved words, and a probe
+ * of the last of the @len bytes the reply takes, in one user-access window
+ * (one access check, not a get_user() call and window for each).
+ */
+static __always_inline int pmcd_read_args(const struct pmcdrv_read __user *ur, u32 len,
+					  u64 *cgroup, u64 *reserved)
+{
+	u8 last __maybe_unused;	/* a probe */
+
+	if (!user_read_access_begin(ur, len))
+		return -EFAULT;
+	unsafe_get_user(*cgroup, &ur->cgroup, efault);
+	unsafe_get_user(*reserved, &ur->reserved[0], efault);
+	unsafe_get_user(last, (const u8 __user *)ur + len - 1, efault);
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
+/*
  * READ, READ_SELF (the calling thread's own counts) or READ_CGROUP (one
  * cgroup's of a cgroup session: @kind).  The input is the header's size,
  * cgroup and reserved words alone (everything else is output), so only
@@ -362,7 +384,6 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd
 	struct pmcdrv_read r __uninitialized;
 	u64 cgroup, reserved;
 	u32 usize, len;
-	u8 last __maybe_unused;	/* a probe */
 	int err;
 
 	BUILD_BUG_ON(sizeof(r.reserved) != sizeof(reserved));
@@ -380,8 +401,7 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd
 			return err ? err : -E2BIG;
 	}
 	len = min_t(u32, usize, sizeof(struct pmcdrv_read_types));
-	if (get_user(cgroup, &ur->cgroup) || get_user(reserved, &ur->reserved[0]) ||
-	    get_user(last, (const u8 __user *)uarg + len - 1))
+	if (pmcd_read_args(ur, len, &cgroup, &reserved))
 		return -EFAULT;
 	if (reserved || (cgroup && kind != PMCD_READ_CGROUP))
 		return -EINVAL;
