@@ -473,9 +473,9 @@ static long pmcd_ioctl_revoke(void __user *uarg)
 /* The size bits of a command are ignored: the struct's own 'size' field rules. */
 #define PMC_IOC_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
 
-static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+/* Every command but the reads of pmcd_ioctl(). */
+static noinline long pmcd_ioctl_cmd(struct pmcd_session *s, unsigned int cmd, unsigned long arg)
 {
-	struct pmcd_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
 	switch (PMC_IOC_CMD(cmd)) {
@@ -487,10 +487,6 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pmcd_ioctl_config(s, uarg);
 	case PMC_IOC_CMD(PMCDRV_IOC_ATTACH):
 		return pmcd_ioctl_attach(s, uarg);
-	case PMC_IOC_CMD(PMCDRV_IOC_READ):
-		return pmcd_ioctl_read(s, uarg, PMCD_READ);
-	case PMC_IOC_CMD(PMCDRV_IOC_READ_SELF):
-		return pmcd_ioctl_read(s, uarg, PMCD_READ_SELF);
 	case PMC_IOC_CMD(PMCDRV_IOC_READ_CGROUP):
 		return pmcd_ioctl_read(s, uarg, PMCD_READ_CGROUP);
 	case PMC_IOC_CMD(PMCDRV_IOC_ENABLE):
@@ -506,6 +502,22 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	default:
 		return -ENOTTY;
 	}
+}
+
+/*
+ * READ and READ_SELF, the calls made in loops, go straight to their
+ * handler, before the switch of every other command (out of line: its
+ * inlined handlers' registers and stack are not set up for a read).
+ */
+static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct pmcd_session *s = file->private_data;
+
+	if (PMC_IOC_CMD(cmd) == PMC_IOC_CMD(PMCDRV_IOC_READ))
+		return pmcd_ioctl_read(s, (void __user *)arg, PMCD_READ);
+	if (PMC_IOC_CMD(cmd) == PMC_IOC_CMD(PMCDRV_IOC_READ_SELF))
+		return pmcd_ioctl_read(s, (void __user *)arg, PMCD_READ_SELF);
+	return pmcd_ioctl_cmd(s, cmd, arg);
 }
 
 static int pmcd_open(struct inode *inode, struct file *file)
