@@ -98,7 +98,7 @@ struct pmcd_session {
 	bool closing;			/* under pmcd_hash_lock: no new tasks */
 	bool enabled;			/* READ_ONCE in probes */
 	bool task_sw;			/* has context-switches or cpu-migrations */
-	bool secure_exec;		/* under pmcd_hash_lock: a task exec'd a setuid image */
+	bool secure_exec;		/* set under pmcd_hash_lock: a task exec'd a setuid image */
 	bool kernel;			/* counts kernel mode (set at CONFIG) */
 	kgid_t dev_gid;			/* the device's group at open (perm.c) */
 	int cpu;			/* a CPU session's CPU; -1 for a task session */
@@ -123,7 +123,7 @@ struct pmcd_session {
 	atomic64_t lost_tasks;
 	atomic64_t hw_faults;		/* MSR accesses that faulted for it (hw.c) */
 	struct cpumask loaded;		/* CPUs where it may count now (READ folds there) */
-	unsigned int nr_tasks;		/* under pmcd_hash_lock */
+	unsigned int nr_tasks;		/* written under pmcd_hash_lock; READ: smp_load_acquire */
 	struct list_head tasks;		/* under pmcd_hash_lock */
 	struct list_head pool;		/* under pmcd_hash_lock */
 	unsigned int pool_count;	/* under pmcd_hash_lock */

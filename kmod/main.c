@@ -231,16 +231,35 @@ static long pmcd_ioctl_attach(struct pmcd_session *s, void __user *uarg)
 }
 
 /*
- * Copy out READ's reply of @len bytes in one user-access window, 8 bytes at
- * a time (unsafe_copy_to_user(), as fs/readdir.c's filldir() stores its
- * records), without copy_to_user()'s call and string copy.
+ * Copy out READ's reply of @len bytes in one user-access window (as
+ * fs/readdir.c's filldir() stores its records), without copy_to_user()'s
+ * call and string copy.  A length of whole 64-byte blocks, as both
+ * layouts' (PMCDRV_READ_SIZE_VER0 and _VER1), goes out a block an
+ * iteration, eight 8-byte stores; any other 8 bytes an iteration
+ * (unsafe_copy_to_user(), three times the instructions).
  */
 static __always_inline long pmcd_read_copy_out(void __user *uarg, const struct pmcdrv_read *r,
 					       u32 len)
 {
+	const u64 *src = (const u64 *)r;
+	u64 __user *dst = uarg;
+
 	if (!user_write_access_begin(uarg, len))
 		return -EFAULT;
-	unsafe_copy_to_user(uarg, (const char *)r, len, efault);
+	if (len % 64) {
+		unsafe_copy_to_user(uarg, (const char *)r, len, efault);
+	} else {
+		for (; len; len -= 64, src += 8, dst += 8) {
+			unsafe_put_user(src[0], &dst[0], efault);
+			unsafe_put_user(src[1], &dst[1], efault);
+			unsafe_put_user(src[2], &dst[2], efault);
+			unsafe_put_user(src[3], &dst[3], efault);
+			unsafe_put_user(src[4], &dst[4], efault);
+			unsafe_put_user(src[5], &dst[5], efault);
+			unsafe_put_user(src[6], &dst[6], efault);
+			unsafe_put_user(src[7], &dst[7], efault);
+		}
+	}
 	user_write_access_end();
 	return 0;
 efault:
@@ -326,6 +345,28 @@ static noinline long pmcd_read_types_reply(struct pmcd_session *s, void __user *
 }
 
 /*
+ * READ's input after its size: the cgroup and reserved words, and a probe
+ * of the last of the @len bytes the reply takes, in one user-access window
+ * (one access check, not a get_user() call and window for each).
+ */
+static __always_inline int pmcd_read_args(const struct pmcdrv_read __user *ur, u32 len,
+					  u64 *cgroup, u64 *reserved)
+{
+	u8 last __maybe_unused;	/* a probe */
+
+	if (!user_read_access_begin(ur, len))
+		return -EFAULT;
+	unsafe_get_user(*cgroup, &ur->cgroup, efault);
+	unsafe_get_user(*reserved, &ur->reserved[0], efault);
+	unsafe_get_user(last, (const u8 __user *)ur + len - 1, efault);
+	user_read_access_end();
+	return 0;
+efault:
+	user_read_access_end();
+	return -EFAULT;
+}
+
+/*
  * READ, READ_SELF (the calling thread's own counts) or READ_CGROUP (one
  * cgroup's of a cgroup session: @kind).  The input is the header's size,
  * cgroup and reserved words alone (everything else is output), so only
@@ -343,7 +384,6 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd
 	struct pmcdrv_read r __uninitialized;
 	u64 cgroup, reserved;
 	u32 usize, len;
-	u8 last __maybe_unused;	/* a probe */
 	int err;
 
 	BUILD_BUG_ON(sizeof(r.reserved) != sizeof(reserved));
@@ -361,8 +401,7 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd
 			return err ? err : -E2BIG;
 	}
 	len = min_t(u32, usize, sizeof(struct pmcdrv_read_types));
-	if (get_user(cgroup, &ur->cgroup) || get_user(reserved, &ur->reserved[0]) ||
-	    get_user(last, (const u8 __user *)uarg + len - 1))
+	if (pmcd_read_args(ur, len, &cgroup, &reserved))
 		return -EFAULT;
 	if (reserved || (cgroup && kind != PMCD_READ_CGROUP))
 		return -EINVAL;
@@ -434,9 +473,9 @@ static long pmcd_ioctl_revoke(void __user *uarg)
 /* The size bits of a command are ignored: the struct's own 'size' field rules. */
 #define PMC_IOC_CMD(cmd)	((cmd) & ~IOCSIZE_MASK)
 
-static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+/* Every command but the reads of pmcd_ioctl(). */
+static noinline long pmcd_ioctl_cmd(struct pmcd_session *s, unsigned int cmd, unsigned long arg)
 {
-	struct pmcd_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
 	switch (PMC_IOC_CMD(cmd)) {
@@ -448,10 +487,6 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return pmcd_ioctl_config(s, uarg);
 	case PMC_IOC_CMD(PMCDRV_IOC_ATTACH):
 		return pmcd_ioctl_attach(s, uarg);
-	case PMC_IOC_CMD(PMCDRV_IOC_READ):
-		return pmcd_ioctl_read(s, uarg, PMCD_READ);
-	case PMC_IOC_CMD(PMCDRV_IOC_READ_SELF):
-		return pmcd_ioctl_read(s, uarg, PMCD_READ_SELF);
 	case PMC_IOC_CMD(PMCDRV_IOC_READ_CGROUP):
 		return pmcd_ioctl_read(s, uarg, PMCD_READ_CGROUP);
 	case PMC_IOC_CMD(PMCDRV_IOC_ENABLE):
@@ -467,6 +502,22 @@ static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	default:
 		return -ENOTTY;
 	}
+}
+
+/*
+ * READ and READ_SELF, the calls made in loops, go straight to their
+ * handler, before the switch of every other command (out of line: its
+ * inlined handlers' registers and stack are not set up for a read).
+ */
+static long pmcd_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct pmcd_session *s = file->private_data;
+
+	if (PMC_IOC_CMD(cmd) == PMC_IOC_CMD(PMCDRV_IOC_READ))
+		return pmcd_ioctl_read(s, (void __user *)arg, PMCD_READ);
+	if (PMC_IOC_CMD(cmd) == PMC_IOC_CMD(PMCDRV_IOC_READ_SELF))
+		return pmcd_ioctl_read(s, (void __user *)arg, PMCD_READ_SELF);
+	return pmcd_ioctl_cmd(s, cmd, arg);
 }
 
 static int pmcd_open(struct inode *inode, struct file *file)

@@ -136,11 +136,17 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 	pc->t_last = now;
 }
 
-/* Fold what pc->sess counted here; with @stop, stop its counters first. */
+/*
+ * Fold what pc->sess counted here; with @stop, stop its counters first.
+ * Only vals[0 .. pc->prog->nr) is written and read (a self-read page's
+ * session does not multiplex, so its program is as long as pc->prog): not
+ * cleared at the declaration (__uninitialized: CONFIG_INIT_STACK_ALL_ZERO
+ * would zero all 16 on every fold, a READ's and a switch's).
+ */
 static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 {
 	struct pmcd_session *s = pc->sess;
-	u64 vals[PMCDRV_MAX_EVENTS];
+	u64 vals[PMCDRV_MAX_EVENTS] __uninitialized;
 	bool hw = pc->prog->nr && !pc->suspended;
 	unsigned int faults;
 
@@ -550,8 +556,9 @@ static void pmcd_probe_fork(void *data, struct task_struct *parent, struct task_
 /*
  * The current task @ctx stops being counted: fold and stop its counters if
  * they run here, untrack it, and if that took it out set *@mark (a session
- * flag under pmcd_hash_lock; NULL for none).  IRQs off, RCU read side; the
- * caller frees @ctx after an RCU grace period when this returns true.
+ * flag set under pmcd_hash_lock, before the untracking; NULL for none).
+ * IRQs off, RCU read side; the caller frees @ctx after an RCU grace period
+ * when this returns true.
  */
 static bool pmcd_retire_current(struct pmcd_task_ctx *ctx, bool *mark)
 {
@@ -561,9 +568,10 @@ static bool pmcd_retire_current(struct pmcd_task_ctx *ctx, bool *mark)
 	if (pc->active == ctx)
 		pmcd_cpu_sched_out(pc, false);
 	raw_spin_lock(&pmcd_hash_lock);
+	/* Before the untracking's release of nr_tasks: READ's EXITED comes with it. */
+	if (mark && !ctx->dead)
+		WRITE_ONCE(*mark, true);
 	untracked = pmcd_untrack_locked(ctx);
-	if (untracked && mark)
-		*mark = true;
 	raw_spin_unlock(&pmcd_hash_lock);
 	return untracked;
 }
@@ -847,6 +855,25 @@ static void pmcd_session_on_cpus(struct pmcd_session *s, enum pmcd_fold_op op)
 }
 
 /*
+ * Is @s loaded on @cpu, this CPU, and on no other?  While every possible
+ * CPU fits in one word, that is one compare of the word (no bit search).
+ */
+static bool pmcd_loaded_here_only(const struct pmcd_session *s, int cpu)
+{
+	if (nr_cpu_ids <= BITS_PER_LONG)
+		return READ_ONCE(cpumask_bits(&s->loaded)[0]) == BIT(cpu);
+	return cpumask_test_cpu(cpu, &s->loaded) && cpumask_any_but(&s->loaded, cpu) >= nr_cpu_ids;
+}
+
+/* pmcd_session_fold() on other CPUs: out of line, its argument on the stack. */
+static noinline void pmcd_session_fold_ipi(struct pmcd_session *s)
+{
+	struct pmcd_ipi_arg a = { .s = s, .op = PMCD_FOLD };
+
+	on_each_cpu_mask(&s->loaded, pmcd_ipi_fold, &a, 1);
+}
+
+/*
  * Fold where @s has counters loaded now, not on every CPU: a CPU that is
  * not in s->loaded folded its counts when it cleared its bit (ordered by
  * the barrier there and the one here).  A CPU that starts @s meanwhile has
@@ -855,9 +882,8 @@ static void pmcd_session_on_cpus(struct pmcd_session *s, enum pmcd_fold_op op)
  */
 void pmcd_session_fold(struct pmcd_session *s)
 {
-	struct pmcd_ipi_arg a = { .s = s, .op = PMCD_FOLD };
+	struct pmcd_cpu *pc;
 	unsigned long flags;
-	int cpu = get_cpu();
 
 	/*
 	 * Loaded on the reader's CPU alone (a thread reading its own counts):
@@ -865,14 +891,16 @@ void pmcd_session_fold(struct pmcd_session *s)
 	 * for its own CPU (perf_event_read()'s case), without
 	 * on_each_cpu_mask()'s walk for other CPUs.
 	 */
-	if (cpumask_test_cpu(cpu, &s->loaded) && cpumask_any_but(&s->loaded, cpu) >= nr_cpu_ids) {
-		local_irq_save(flags);
-		pmcd_ipi_fold(&a);
+	local_irq_save(flags);
+	if (pmcd_loaded_here_only(s, smp_processor_id())) {
+		pc = this_cpu_ptr(&pmcd_cpus);
+		if (pc->sess == s)
+			pmcd_cpu_fold(pc);
 		local_irq_restore(flags);
 	} else {
-		on_each_cpu_mask(&s->loaded, pmcd_ipi_fold, &a, 1);
+		local_irq_restore(flags);
+		pmcd_session_fold_ipi(s);
 	}
-	put_cpu();
 	/* Pairs with pmcd_cpu_sched_out(): mask read before the totals. */
 	smp_mb();
 }

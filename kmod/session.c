@@ -999,9 +999,11 @@ int pmcd_session_reset(struct pmcd_session *s)
  * READ's split by core type on a hybrid part, from the same fold as
  * @rt->read (s->lock held): each type's raw counts, which add up to the
  * session's.  None while the session multiplexes: which step ran on which
- * type is not kept, so no type's share of an event's time is known.
+ * type is not kept, so no type's share of an event's time is known.  Out
+ * of line: inlined, its locals cost every READ a stack canary and a saved
+ * register.
  */
-static void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt)
+static noinline void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt)
 {
 	unsigned int t, i, nr;
 	const u32 *ids;
@@ -1035,8 +1037,8 @@ static void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt
 static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 cgroup,
 			     struct pmcdrv_read_types *rt)
 {
-	unsigned long flags;
-	unsigned int i;
+	unsigned int i, nr_tasks;
+	bool secure_exec;
 	int err;
 
 	mutex_lock(&s->lock);
@@ -1051,6 +1053,17 @@ static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 
 		mutex_unlock(&s->lock);
 		return err;
 	}
+	/*
+	 * The tracked tasks, without pmcd_hash_lock: a snapshot of the count
+	 * (attached and cpu are ours, under s->lock).  Taken before the fold:
+	 * a task folds its last counts before it is untracked, and the
+	 * count's release there pairs with this acquire, so when none is
+	 * left (EXITED) the totals read below are final.  secure_exec is set
+	 * before that same release: EXITED never comes without SECURE_EXEC
+	 * when the last task went at a setuid exec (pmcd_retire_current()).
+	 */
+	nr_tasks = smp_load_acquire(&s->nr_tasks);
+	secure_exec = READ_ONCE(s->secure_exec);
 	pmcd_session_fold(s);
 	r->nr_events = s->nr_events;
 	r->lost_tasks = atomic64_read(&s->lost_tasks);
@@ -1089,16 +1102,14 @@ flags:
 		r->flags |= PMCDRV_READ_HW_FAULTS;
 	if (s->mux)
 		r->flags |= PMCDRV_READ_MULTIPLEXED;
-	raw_spin_lock_irqsave(&pmcd_hash_lock, flags);
-	r->nr_tasks = s->nr_tasks;
-	if (s->nr_tasks || (s->attached && s->cpu >= 0))
+	r->nr_tasks = nr_tasks;
+	if (nr_tasks || (s->attached && s->cpu >= 0))
 		r->flags |= PMCDRV_READ_ATTACHED;
 	/* Final only when no tracked task remains: inherited children still count. */
-	if (s->attached && s->cpu < 0 && !s->nr_tasks)
+	if (s->attached && s->cpu < 0 && !nr_tasks)
 		r->flags |= PMCDRV_READ_EXITED;
-	if (s->secure_exec)
+	if (secure_exec)
 		r->flags |= PMCDRV_READ_SECURE_EXEC;
-	raw_spin_unlock_irqrestore(&pmcd_hash_lock, flags);
 	mutex_unlock(&s->lock);
 	return 0;
 }

@@ -50,19 +50,30 @@ void pmcd_track_locked(struct pmcd_session *s, struct pmcd_task_ctx *ctx, struct
 	kref_get(&s->ref);
 	hlist_add_head_rcu(&ctx->hnode, &pmcd_hash[hash_ptr(t, PMC_HASH_BITS)]);
 	list_add(&ctx->node, &s->tasks);
-	s->nr_tasks++;
+	/* Read without the lock by READ (pmcd_read_session()). */
+	WRITE_ONCE(s->nr_tasks, s->nr_tasks + 1);
 }
 
 /* Untrack @ctx (if still tracked).  Called with pmcd_hash_lock held. */
 bool pmcd_untrack_locked(struct pmcd_task_ctx *ctx)
 {
+	unsigned int nr;
+
 	if (ctx->dead)
 		return false;
 	WRITE_ONCE(ctx->dead, true);
 	hlist_del_rcu(&ctx->hnode);
 	list_del(&ctx->node);
+	nr = ctx->sess->nr_tasks - 1;
+	/*
+	 * READ reads the count without the lock (pmcd_read_session()): when
+	 * it finds none left, what the task folded before this is in the
+	 * totals, and the session's secure_exec is set if it went at a
+	 * setuid exec.
+	 */
+	smp_store_release(&ctx->sess->nr_tasks, nr);
 	/* A session that counts and has no task left lets go of the claim (session.c). */
-	if (!--ctx->sess->nr_tasks && READ_ONCE(ctx->sess->hw_counting))
+	if (!nr && READ_ONCE(ctx->sess->hw_counting))
 		queue_work(system_wq, &ctx->sess->idle);
 	return true;
 }

@@ -259,7 +259,6 @@ static int read_ioctl(struct pmc_session *s, unsigned long cmd, uint64_t cgroup,
 	uint32_t asked = n && n <= PMCDRV_MAX_EVENTS_VER0 && !s->mux ? PMCDRV_READ_SIZE_VER0 :
 									PMCDRV_READ_SIZE_VER1;
 
-again:
 	/*
 	 * Only the header goes in (size, cgroup, reserved: the rest is output),
 	 * and the module writes back all it was asked for: values[] and times[]
@@ -271,16 +270,16 @@ again:
 	if (ioctl(s->fd, cmd, r) < 0)
 		return -errno;
 	s->nr_read = r->nr_events;
-	if ((r->flags & PMCDRV_READ_MULTIPLEXED) && asked < PMCDRV_READ_SIZE_VER1) {
+	if (asked == PMCDRV_READ_SIZE_VER1 && r->size >= PMCDRV_READ_SIZE_VER1)
+		return 0;
+	if (__builtin_expect(r->flags & PMCDRV_READ_MULTIPLEXED, 0) && asked < PMCDRV_READ_SIZE_VER1) {
+		/* Seen once: from now on this asks VER1 (above). */
 		s->mux = true;
-		asked = PMCDRV_READ_SIZE_VER1;
-		goto again;
+		return read_ioctl(s, cmd, cgroup, r);
 	}
-	if (asked < PMCDRV_READ_SIZE_VER1 || r->size < PMCDRV_READ_SIZE_VER1) {
-		for (i = 0; i < r->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
-			r->times[i].time_enabled = r->time_enabled;
-			r->times[i].time_running = r->time_running;
-		}
+	for (i = 0; i < r->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
+		r->times[i].time_enabled = r->time_enabled;
+		r->times[i].time_running = r->time_running;
 	}
 	return 0;
 }
