@@ -651,7 +651,6 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v)
 {
 	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
-	u32 idx[PMCDRV_MAX_EVENTS];
 	static const struct pmcdrv_event zero;
 	unsigned int i, nhw = 0;
 	int ret;
@@ -714,12 +713,18 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 	 * Every group fits alone, and a fixed-only event alone always finds
 	 * its counter: what does not fit at once takes turns (pmc_mux_step).
 	 */
-	if (pmc_assign_counters(specs, nhw, pm, usable, idx))
+	if (pmc_assign_counters(specs, nhw, pm, usable, counter)) {
+		for (i = 0; i < cfg->nr_events; i++)
+			counter[i] = ~0U;
 		return pmc_config_set_mux(cfg, v);
-	for (i = 0, nhw = 0; i < cfg->nr_events; i++) {
-		if (cfg->events[i].type == PMCDRV_EVENT_HW)
-			counter[i] = idx[nhw++];
 	}
+	/*
+	 * counter[] holds the hardware events' counters in their order (no
+	 * array of its own: the kernel's stack); spread to the events' own
+	 * indices from the last, where the k-th hardware event is event i >= k.
+	 */
+	for (i = cfg->nr_events; i-- > 0;)
+		counter[i] = cfg->events[i].type == PMCDRV_EVENT_HW ? counter[--nhw] : ~0U;
 	return 0;
 }
 

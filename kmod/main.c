@@ -318,6 +318,18 @@ static __always_inline long pmcd_read_reply(struct pmcd_session *s, void __user 
 }
 
 /*
+ * READ in a length between the two layouts' (a caller's own struct size):
+ * pmcd_read_reply() out of line, so its copy of any length does not add to
+ * pmcd_ioctl_read()'s frame, which holds the reply.
+ */
+static noinline long pmcd_read_reply_len(struct pmcd_session *s, void __user *uarg,
+					 struct pmcdrv_read *r, u32 len, u64 cgroup,
+					 enum pmcd_read_kind kind)
+{
+	return pmcd_read_reply(s, uarg, r, len, cgroup, kind);
+}
+
+/*
  * READ in a layout longer than struct pmcdrv_read (struct
  * pmcdrv_read_types, the split by core type): built in a heap copy, as it
  * is too large for the ioctl's stack.
@@ -411,7 +423,7 @@ static long pmcd_ioctl_read(struct pmcd_session *s, void __user *uarg, enum pmcd
 		return pmcd_read_reply(s, uarg, &r, PMCDRV_READ_SIZE_VER1, cgroup, kind);
 	if (len > sizeof(r))
 		return pmcd_read_types_reply(s, uarg, len, cgroup, kind);
-	return pmcd_read_reply(s, uarg, &r, len, cgroup, kind);
+	return pmcd_read_reply_len(s, uarg, &r, len, cgroup, kind);
 }
 
 /*
