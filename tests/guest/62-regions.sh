@@ -120,9 +120,17 @@ check "multiply: its time (msec) covers its instructions:u (1 guest ns each)" \
 pmcctl run --regions -e instructions:u -- $matmul 64 >/dev/null 2>/tmp/pmc2
 pm2=$(awk '$1 == "multiply" { gsub(",", "", $5); print $5 }' /tmp/pmc2)
 expect_eq "multiply: the same instructions:u in a second run (exact)" "$pm2" "$pm"
-pmcctl run --regions -e instructions:u,cycles:u -- $matmul 64 >/dev/null 2>/tmp/pmc3
-check "two events: multiply's cycles:u = 2 x its instructions:u (emulated PMU)" \
-	awk '$1 == "multiply" { gsub(",", "", $5); gsub(",", "", $6); ok = $6 == 2 * $5 && $5 > 0 } END { exit !ok }' /tmp/pmc3
+# (On the hybrid model: 2 cycles an instruction on the P-core, CPU 0; 3 on the E-core, CPU 1.)
+cpi_check() {	# NAME CPI FILE
+	check "$1" awk -v k="$2" '$1 == "multiply" { gsub(",", "", $5); gsub(",", "", $6); ok = $6 == k * $5 && $5 > 0 }
+		END { exit !ok }' "$3"
+}
+on_pcore pmcctl run --regions -e instructions:u,cycles:u -- $matmul 64 >/dev/null 2>/tmp/pmc3
+cpi_check "two events: multiply's cycles:u = 2 x its instructions:u (emulated PMU$(hybrid_cpu && echo ', P-core'))" 2 /tmp/pmc3
+if hybrid_cpu; then
+	taskset -c 1 pmcctl run --regions -e instructions:u,cycles:u -- $matmul 64 >/dev/null 2>/tmp/pmc3
+	cpi_check "two events on the E-core (CPU 1): multiply's cycles:u = 3 x its instructions:u" 3 /tmp/pmc3
+fi
 
 # CSV, JSON, -r, threads.
 out=$(pmcctl run --regions -x, -e instructions:u -- $matmul 64 2>&1 >/dev/null)
@@ -157,17 +165,19 @@ check "4 threads: a thread's count is a quarter of the 1-thread count (+ < 1000)
 # instruction, and a region's two reads cancel their own offset, so
 # multiply's IPC (tma_info_thread_ipc) is exactly 0.50; pmcctl's (text #
 # column, CSV fields, JSON list) and the program's own table (the library's
-# pmc_region_metric(), through PMCDRV_REGIONS_METRICS) agree.
+# pmc_region_metric(), through PMCDRV_REGIONS_METRICS) agree.  On a hybrid
+# part the metric is the P-cores' (its events cpu_core/INST_RETIRED.ANY/ and
+# cpu_core/CPU_CLK_UNHALTED.THREAD/): the program runs on CPU 0 there.
+ins=$(pcore_ev INST_RETIRED.ANY) cyc=$(pcore_ev CPU_CLK_UNHALTED.THREAD)
 if pmcctl list --json --metrics tma_info_thread_ipc 2>/dev/null | jq -e '.metrics | length > 0' >/dev/null; then
 	ipc=tma_info_thread_ipc
-	out=$(pmcctl run --regions -M $ipc -j -- $matmul 64 2>&1 >/tmp/own-m)
+	out=$(on_pcore pmcctl run --regions -M $ipc -j -- $matmul 64 2>&1 >/tmp/own-m)
 	r=$(jq -c 'select(.region == "multiply")' <<<"$out")
 	echo "    multiply -M $ipc: $r"
-	check "-M $ipc -j: multiply's metric is its INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD" \
-		jq -e '(.events | map({(.event): ."counter-value"}) | add) as $e |
-			.metrics[0]."metric-unit" == "'$ipc'" and $e["INST_RETIRED.ANY"] > 2 * 64 * 64 * 64 and
-			(.metrics[0]."metric-value" - $e["INST_RETIRED.ANY"] / $e["CPU_CLK_UNHALTED.THREAD"]
-			 | fabs < 1e-6)' <<<"$r"
+	check "-M $ipc -j: multiply's metric is its $ins / $cyc" \
+		jq -e --arg i "$ins" --arg c "$cyc" '(.events | map({(.event): ."counter-value"}) | add) as $e |
+			.metrics[0]."metric-unit" == "'$ipc'" and $e[$i] > 2 * 64 * 64 * 64 and
+			(.metrics[0]."metric-value" - $e[$i] / $e[$c] | fabs < 1e-6)' <<<"$r"
 	check "-M $ipc -j: multiply's IPC is exactly 0.5 (2 cycles an instruction)" \
 		jq -e '.metrics[0]."metric-value" == 0.5' <<<"$r"
 	check "-M $ipc -j: init has its metric too" \
@@ -175,19 +185,19 @@ if pmcctl list --json --metrics tma_info_thread_ipc 2>/dev/null | jq -e '.metric
 	check "-M $ipc: the program's own table has the metric's column, 0.50 for multiply" \
 		awk '$1 == "region" { for (i = 1; i <= NF; i++) if ($i == "'$ipc'") c = i }
 			$1 == "multiply" && c && $c == "0.50" { ok = 1 } END { exit !ok }' /tmp/own-m
-	out=$(pmcctl run --regions -M $ipc -- $matmul 64 2>&1 >/dev/null)
+	out=$(on_pcore pmcctl run --regions -M $ipc -- $matmul 64 2>&1 >/dev/null)
 	check "-M $ipc (text): 'region multiply:' then '# 0.50 $ipc' in perf's # column" \
 		grep -A1 -x ' region multiply:' <<<"$out" | grep -Eq "^ {40,}# +0\.50 $ipc\$"
-	out=$(pmcctl run --regions -M $ipc -x, -- $matmul 64 2>&1 >/dev/null)
-	check "-M $ipc -x,: region,multiply,...,INST_RETIRED.ANY,0.50,$ipc" \
-		grep -Eq "^region,multiply,1,1,[0-9.]+,[0-9]+,INST_RETIRED.ANY,0.50,$ipc\$" <<<"$out"
+	out=$(on_pcore pmcctl run --regions -M $ipc -x, -- $matmul 64 2>&1 >/dev/null)
+	check "-M $ipc -x,: region,multiply,...,$ins,0.50,$ipc" \
+		grep -Eq "^region,multiply,1,1,[0-9.]+,[0-9]+,$ins,0.50,$ipc\$" <<<"$out"
 	check "-M $ipc -x,: the other event's line ends in two empty metric fields" \
-		grep -Eq "^region,multiply,1,1,[0-9.]+,[0-9]+,CPU_CLK_UNHALTED.THREAD,,\$" <<<"$out"
+		grep -Eq "^region,multiply,1,1,[0-9.]+,[0-9]+,$cyc,,\$" <<<"$out"
 	# Alone: the program's own session counts the metrics' events only.
-	out=$(PMCDRV_REGIONS_METRICS=$ipc $matmul 64 2>&1)
+	out=$(PMCDRV_REGIONS_METRICS=$ipc on_pcore $matmul 64 2>&1)
 	expect_eq "alone, PMCDRV_REGIONS_METRICS=$ipc: exit 0" "$?" 0
 	check "alone: the events are the metric's, and multiply's IPC is 0.50" \
-		awk 'NR == 1 { ok = $5 == "INST_RETIRED.ANY" && $6 == "CPU_CLK_UNHALTED.THREAD" && $7 == "'$ipc'" }
+		awk -v i="$ins" -v c="$cyc" 'NR == 1 { ok = $5 == i && $6 == c && $7 == "'$ipc'" }
 			$1 == "multiply" && $7 != "0.50" { ok = 0 } END { exit !ok }' <<<"$(grep -A3 '^region ' <<<"$out")"
 	# PERF_METRICS (spr): the top-down metrics' topdown-* events count beside topdown-slots,
 	# in the program's own session as in pmcctl's.

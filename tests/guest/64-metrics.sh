@@ -14,6 +14,10 @@
 #     stat -a -A -M: each CPU's IPC its own instructions / cycles
 #   - errors: an unknown name (pmcctl list --metrics), a refused metric (its
 #     event and why), -M with --topdown: exit status 2
+# On a hybrid part (--pmu-model adl) tma_info_thread_ipc is the P-cores'
+# metric, of cpu_core/INST_RETIRED.ANY/ and cpu_core/CPU_CLK_UNHALTED.THREAD/:
+# the loop runs on CPU 0, the P-core, and stat -a -A gives CPU 0 its IPC and
+# the E-core, CPU 1, none (n/a: the P-cores' events count 0 there).
 . tests/lib/guest.sh
 
 if ! have_pmu; then
@@ -30,29 +34,30 @@ loop=build/progs/loop
 n() { printf '%09d' "$1"; }
 N=200000
 NT=$(n 25000000)
+I=$(pcore_ev INST_RETIRED.ANY) C=$(pcore_ev CPU_CLK_UNHALTED.THREAD)
 
 # ---- IPC: the metric against its own counts -------------------------------------
-out=$(pmcctl run --all-user -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
+out=$(on_pcore pmcctl run --all-user -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
 ev() { jq -r --arg e "$1" 'select(.event == $e) | ."counter-value"' <<<"$out" | head -n 1; }
-ins=$(ev INST_RETIRED.ANY) cyc=$(ev CPU_CLK_UNHALTED.THREAD)
+ins=$(ev "$I") cyc=$(ev "$C")
 ipc=$(jq -r 'select(."metric-unit" == "tma_info_thread_ipc") | ."metric-value"' <<<"$out")
-expect_eq "run -M tma_info_thread_ipc --all-user: INST_RETIRED.ANY is loop's 2N+103" \
+expect_eq "run -M tma_info_thread_ipc --all-user: $I is loop's 2N+103" \
 	"${ins%.*}" $((2 * N + 103))
 check "run -M tma_info_thread_ipc: cycles counted ($cyc)" awk -v c="$cyc" 'BEGIN { exit !(c > 0) }'
 check "run -M tma_info_thread_ipc: IPC $ipc is instructions / cycles ($ins / $cyc)" \
 	awk -v i="$ins" -v c="$cyc" -v m="$ipc" 'BEGIN { d = m - i / c; exit !(c > 0 && d < 1e-5 && d > -1e-5) }'
-out=$(pmcctl run --all-user -M tma_info_thread_ipc -x, -- $loop $(n $N) 2>&1 >/dev/null)
+out=$(on_pcore pmcctl run --all-user -M tma_info_thread_ipc -x, -- $loop $(n $N) 2>&1 >/dev/null)
 # INST_RETIRED.ANY is instructions: its own column has perf's "insn per cycle", the metric
 # a line of its own, as perf prints both
 check "run -M -x,: the metric's value and name in the last two fields ($(grep tma_info <<<"$out"))" \
 	awk -F, '$NF == "tma_info_thread_ipc" && $(NF - 1) > 0 { ok = 1 } END { exit !ok }' <<<"$out"
-out=$(pmcctl run -M tma_info_thread_ipc -- $loop $(n $N) 2>&1 >/dev/null)
+out=$(on_pcore pmcctl run -M tma_info_thread_ipc -- $loop $(n $N) 2>&1 >/dev/null)
 check "run -M (text): '# VALUE tma_info_thread_ipc' in the # column" \
 	grep -Eq '^ {40,}# +[0-9]+\.[0-9]{2} tma_info_thread_ipc$' <<<"$out"
 # -e's events are shared, not counted twice
-out=$(pmcctl run -e INST_RETIRED.ANY -M tma_info_thread_ipc -x, -- $loop $(n $N) 2>&1 >/dev/null)
-expect_eq "run -e INST_RETIRED.ANY -M tma_info_thread_ipc: the event once" \
-	"$(grep -c ',INST_RETIRED.ANY,' <<<"$out")" 1
+out=$(on_pcore pmcctl run -e "$I" -M tma_info_thread_ipc -x, -- $loop $(n $N) 2>&1 >/dev/null)
+expect_eq "run -e $I -M tma_info_thread_ipc: the event once" \
+	"$(grep -c ",$I," <<<"$out")" 1
 
 # ---- Level 1 against perf stat -M ----------------------------------------------
 # mv OUTPUT METRIC: the metric's value in -x, output (perf's and pmcctl's both put a
@@ -118,26 +123,41 @@ spr)
 esac
 
 # ---- stat -a -M, -I ----------------------------------------------------------
-out=$(pmcctl stat -a -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
+out=$(on_pcore pmcctl stat -a -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
 check "stat -a -M --json: an IPC above 0 ($(jq -c 'select(."metric-unit" == "tma_info_thread_ipc")' <<<"$out"))" \
 	jq -e -s 'map(select(."metric-unit" == "tma_info_thread_ipc" and ."metric-value" > 0)) | length == 1' <<<"$out"
-out=$(pmcctl stat -a -I 100 -M tma_info_thread_ipc -x, -- $loop $NT 2>&1 >/dev/null)
+out=$(on_pcore pmcctl stat -a -I 100 -M tma_info_thread_ipc -x, -- $loop $NT 2>&1 >/dev/null)
 check "stat -a -I 100 -M -x,: the metric in every interval ($(grep -c tma_info_thread_ipc <<<"$out") of $(grep -c INST_RETIRED <<<"$out"))" \
-	awk -F, '$4 == "INST_RETIRED.ANY" { n++ } $NF == "tma_info_thread_ipc" && $(NF - 1) > 0 { m++ } END { exit !(n > 0 && m == n) }' <<<"$out"
+	awk -F, -v i="$I" '$4 == i { n++ } $NF == "tma_info_thread_ipc" && $(NF - 1) > 0 { m++ } END { exit !(n > 0 && m == n) }' <<<"$out"
 
 # ---- stat -a -A -M: each CPU's metric from its own counts -----------------------
-out=$(pmcctl stat -a -A -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
-percpu=$(jq -c -s '[map(select(.cpu != null)) | group_by(.cpu)[] | {cpu: .[0].cpu,
-	i: (map(select(.event == "INST_RETIRED.ANY"))[0]."counter-value"),
-	c: (map(select(.event == "CPU_CLK_UNHALTED.THREAD"))[0]."counter-value"),
-	m: [.[] | select(."metric-unit" == "tma_info_thread_ipc") | ."metric-value"]}]' <<<"$out")
+# (Hybrid: the P-core, CPU 0, counts the metric's events, and the loop runs there; the
+# E-core's row set has the metric's line without a value, its events having counted 0,
+# and a note on the JSON's stream says so.)
+out=$(on_pcore pmcctl stat -a -A -M tma_info_thread_ipc --json -- $loop $(n $N) 2>&1 >/dev/null)
+percpu=$(jq -c -s --arg i "$I" --arg c "$C" '[map(select(.cpu != null)) | group_by(.cpu)[] | {cpu: .[0].cpu,
+	i: (map(select(.event == $i))[0]."counter-value"),
+	c: (map(select(.event == $c))[0]."counter-value"),
+	m: [.[] | select(."metric-unit" == "tma_info_thread_ipc") | ."metric-value"]}]' <<<"$(grep '^{' <<<"$out")")
 expect_eq "stat -a -A -M --json: one row set and one metric per CPU ($percpu)" \
 	"$(jq '[.[] | select((.m | length) == 1)] | length' <<<"$percpu")" "$(nproc)"
-check "stat -a -A -M --json: each CPU's IPC is its own instructions / cycles" \
-	jq -e 'all(.[]; .c > 0 and ((.m[0] - .i / .c) | fabs) < 1e-5)' <<<"$percpu"
-out=$(pmcctl stat -a -A -M tma_info_thread_ipc -- $loop $(n $N) 2>&1 >/dev/null)
-check "stat -a -A -M (text): a '# VALUE tma_info_thread_ipc' line per CPU" \
-	test "$(grep -Ec '# +[0-9]+\.[0-9]{2} tma_info_thread_ipc$' <<<"$out")" = "$(nproc)"
+withipc=$(nproc)
+hybrid_cpu && withipc=1
+if hybrid_cpu; then
+	check "stat -a -A -M --json: the P-core's (CPU 0) IPC is its own instructions / cycles" \
+		jq -e 'map(select(.cpu == "0"))[0] | .c > 0 and ((.m[0] - .i / .c) | fabs) < 1e-5' <<<"$percpu"
+	check "stat -a -A -M --json: the E-core (CPU 1): the P-cores' events 0, no IPC (null)" \
+		jq -e 'map(select(.cpu == "1"))[0] | .i == 0 and .c == 0 and .m[0] == null' <<<"$percpu"
+else
+	check "stat -a -A -M --json: each CPU's IPC is its own instructions / cycles" \
+		jq -e 'all(.[]; .c > 0 and ((.m[0] - .i / .c) | fabs) < 1e-5)' <<<"$percpu"
+fi
+out=$(on_pcore pmcctl stat -a -A -M tma_info_thread_ipc -- $loop $(n $N) 2>&1 >/dev/null)
+check "stat -a -A -M (text): a '# VALUE tma_info_thread_ipc' line per CPU$(hybrid_cpu && echo ' of the P-core type')" \
+	test "$(grep -Ec '# +[0-9]+\.[0-9]{2} tma_info_thread_ipc$' <<<"$out")" = "$withipc"
+if hybrid_cpu; then
+	check "stat -a -A -M (text): the E-core's line says n/a" grep -Eq '^CPU1 .*# +n/a tma_info_thread_ipc$' <<<"$out"
+fi
 
 # ---- Errors ------------------------------------------------------------------
 out=$(pmcctl run -M no_such_metric -- true 2>&1)

@@ -54,6 +54,19 @@ csv_count() {
 hybrid_cpu() { [ -d /sys/bus/event_source/devices/cpu_core ]; }
 perf_raw=()
 hybrid_cpu && perf_raw=(--no-scale)
+# on_pcore CMD...: CMD where the Skylake-like truths hold.  On the emulated
+# hybrid (--pmu-model adl) CPU 0 is the P-core (2 cycles an instruction, the
+# cpu_core metrics and events), CPU 1 the E-core (3 cycles an instruction):
+# CMD runs pinned to CPU 0 there; elsewhere as it is.
+on_pcore() {
+	if hybrid_cpu; then taskset -c 0 "$@"; else "$@"; fi
+}
+# pcore_ev EV: a model event as pmcctl names it where the P-core counts it:
+# cpu_core/EV/ on a hybrid part (its metrics' events, and what a model event
+# without a core type must be spelled there), EV elsewhere.
+pcore_ev() {
+	if hybrid_cpu; then echo "cpu_core/$1/"; else echo "$1"; fi
+}
 # near A B [TOL]: |A - B| <= TOL (0.5 by default), A not empty (percentages, floats)
 near() { awk -v a="$1" -v b="$2" -v t="${3:-0.5}" 'BEGIN { d = a - b; exit !(a != "" && d >= -t && d <= t) }'; }
 # region_td OUT REGION METRIC: a region's top-down share in the -x, output OUT of

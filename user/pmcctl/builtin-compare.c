@@ -29,12 +29,44 @@ static void compare_usage(FILE *f)
 	      "means, their difference, and whether it lies within the run-to-run spread.\n"
 	      "Options as for 'pmcctl run' (-e, -r, -i, -d, -c/--scale, --no-scale) and -j for\n"
 	      "JSON.  When either side multiplexes (more events than counters) both are scaled\n"
-	      "as perf stat scales (time enabled / time running) unless --no-scale.\n"
+	      "as perf stat scales (time enabled / time running) unless --no-scale.  On a\n"
+	      "hybrid CPU the perf side counts each hardware event on every core type's PMU\n"
+	      "(cpu_core and cpu_atom), as perf stat does, and adds them up.\n"
 	      "Exit status: 0 when every difference is within the spread, 1 when one is not,\n"
 	      "otherwise as 'pmcctl run'.\n", f);
 }
 
-static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
+/*
+ * A hybrid part's PMUs by core type, as perf_event_open(2) knows them: the
+ * P-cores' cpu_core (perf's PERF_TYPE_RAW) and the E-cores' cpu_atom, each
+ * counting only while the task runs on a CPU of its type.  0 elsewhere.
+ */
+static unsigned int hybrid_pmus(uint32_t *types, unsigned int *core_types)
+{
+	static const struct { const char *name; unsigned int core_type; } pmus[] = {
+		{ "cpu_core", PMCDRV_CORE_TYPE_CORE }, { "cpu_atom", PMCDRV_CORE_TYPE_ATOM },
+	};
+	unsigned int k, n = 0;
+
+	for (k = 0; k < sizeof(pmus) / sizeof(pmus[0]); k++) {
+		char path[96];
+		unsigned int t;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", pmus[k].name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%u", &t) == 1) {
+			types[n] = t;
+			core_types[n++] = pmus[k].core_type;
+		}
+		fclose(f);
+	}
+	return n;
+}
+
+static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid, uint32_t type)
 {
 	struct perf_event_attr a;
 
@@ -55,7 +87,7 @@ static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
 		 * pseudo-encoding, as pmcdrv's; raw 0x013C is a GP event on both sides.
 		 */
 		pmc_event_to_spec(ev, &spec);
-		a.type = PERF_TYPE_RAW;
+		a.type = type;
 		a.config = pmc_evtsel_encode(&spec) & ~(PMC_EVTSEL_USR | PMC_EVTSEL_OS);
 		a.exclude_user = !(ev->flags & PMCDRV_EVF_USER);
 		a.exclude_kernel = !(ev->flags & PMCDRV_EVF_KERNEL);
@@ -68,11 +100,18 @@ static int perf_open(const struct pmcdrv_event *ev, bool inherit, pid_t pid)
 	return (int)syscall(SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* Run CMD once counted by perf_event_open. */
+/*
+ * Run CMD once counted by perf_event_open.  On a hybrid part a hardware
+ * event is one perf event per core type's PMU (one, its own, for an event of
+ * one core type), as perf stat opens it: their raw counts and running times
+ * add up to the task's, scaled (if at all) by the sum of the running times.
+ */
 static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 {
-	int fds[PMCDRV_MAX_EVENTS], go[2], report[2], msg[2], status, ex = 0;
-	unsigned int i, n = 0;
+	int fds[PMCDRV_MAX_EVENTS][PMCDRV_MAX_CORE_TYPES], go[2], report[2], msg[2], status, ex = 0;
+	unsigned int i, k, n = 0, nfd[PMCDRV_MAX_EVENTS] = { 0 }, core_types[PMCDRV_MAX_CORE_TYPES];
+	uint32_t types[PMCDRV_MAX_CORE_TYPES];
+	unsigned int nr_pmus = hybrid_pmus(types, core_types);
 	char c = 0;
 	pid_t pid;
 
@@ -108,13 +147,24 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 	}
 	close(go[0]);
 	close(report[1]);
-	for (n = 0; n < o->c.events.n; n++) {
-		fds[n] = perf_open(&o->c.events.ev[n].ev, o->inherit, pid);
-		if (fds[n] < 0) {
-			fprintf(stderr, "pmcctl compare: perf_event_open for '%s': %s\n",
-				o->c.events.ev[n].name, strerror(errno));
-			ex = errno == EACCES || errno == EPERM ? -EIO : -ENODEV;
-			break;
+	for (n = 0; n < o->c.events.n && !ex; n++) {
+		const struct pmcdrv_event *ev = &o->c.events.ev[n].ev;
+
+		for (k = 0; k < (ev->type == PMCDRV_EVENT_HW && nr_pmus ? nr_pmus : 1); k++) {
+			int fd;
+
+			if (ev->type == PMCDRV_EVENT_HW && nr_pmus && ev->core_type &&
+			    ev->core_type != core_types[k])
+				continue;
+			fd = perf_open(ev, o->inherit, pid,
+				       ev->type == PMCDRV_EVENT_HW && nr_pmus ? types[k] : PERF_TYPE_RAW);
+			if (fd < 0) {
+				fprintf(stderr, "pmcctl compare: perf_event_open for '%s': %s\n",
+					o->c.events.ev[n].name, strerror(errno));
+				ex = errno == EACCES || errno == EPERM ? -EIO : -ENODEV;
+				break;
+			}
+			fds[n][nfd[n]++] = fd;
 		}
 	}
 	if (ex) {
@@ -133,18 +183,25 @@ static int run_once_perf(const struct run_opts *o, uint64_t *vals)
 		;
 	child_pid = 0;
 	for (i = 0; i < n; i++) {
-		uint64_t rd[3];	/* value, time_enabled, time_running */
+		uint64_t rd[3], sum[3] = { 0 };	/* value, time_enabled, time_running */
 
-		if (!ex && read(fds[i], rd, sizeof(rd)) != sizeof(rd)) {
-			fprintf(stderr, "pmcctl compare: reading '%s': %s\n", o->c.events.ev[i].name,
-				strerror(errno));
-			ex = -EIO;
+		for (k = 0; k < nfd[i]; k++) {
+			if (!ex && read(fds[i][k], rd, sizeof(rd)) != sizeof(rd)) {
+				fprintf(stderr, "pmcctl compare: reading '%s': %s\n",
+					o->c.events.ev[i].name, strerror(errno));
+				ex = -EIO;
+			}
+			if (!ex) {
+				sum[0] += rd[0];
+				sum[1] = rd[1] > sum[1] ? rd[1] : sum[1];
+				sum[2] += rd[2];
+			}
+			close(fds[i][k]);
 		}
 		if (!ex && o->c.no_scale)
-			vals[i] = rd[0];
+			vals[i] = sum[0];
 		else if (!ex)
-			pmc_scale_count(rd[0], rd[1], rd[2], &vals[i]);
-		close(fds[i]);
+			pmc_scale_count(sum[0], sum[1], sum[2] < sum[1] ? sum[2] : sum[1], &vals[i]);
 	}
 	return ex;
 }
