@@ -125,6 +125,10 @@ if hybrid_cpu; then
 	check "group {cpu_core/INST_RETIRED.ANY_P/u,instructions:u} on CPU 0: both counted" \
 		jq -e -s --argjson w "$want" 'map(select(.event == "cpu_core/INST_RETIRED.ANY_P/u" or .event == "instructions:u")) |
 			length == 2 and all(.[]; (."counter-value" | floor) == $w)' <<<"$out"
+	out=$(pmcctl run -e cpu_core/OCR.DEMAND_DATA_RD.L3_MISS/u -- true 2>&1)
+	expect_eq "cpu_core/OCR.DEMAND_DATA_RD.L3_MISS/u (an extra register, no Alder Lake table): exit 3" "$?" 3
+	check "... the message names the event and the missing table ($out)" \
+		grep -q "OCR.DEMAND_DATA_RD.L3_MISS.*knows no extra registers (offcore response) of this CPU model" <<<"$out"
 	echo "SKIP: libpfm4's group of 5 GP-only events and OFFCORE_RESPONSE_0/1: libpfm4 4.13 has no Alder Lake tables (ix86arch here); the kernel data's OCR.* events need an extra register, for which pmcdrv has no Alder Lake table"
 	exit 0
 fi

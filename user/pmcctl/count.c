@@ -178,6 +178,7 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 	struct pmc_config_verdict v;
 	struct pmc_arch_perfmon pm;
 	uint32_t counter[PMCDRV_MAX_EVENTS];
+	struct pmc_extra_prog xp;
 	unsigned int i;
 	int err;
 
@@ -190,11 +191,21 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 	for (i = 0; i < events->n; i++)
 		cfg.events[i] = events->ev[i].ev;
 	err = pmc_config_check(&cfg, &pm, ~0ULL, counter, &v);
+	/* the extra registers (offcore response) as the module checks them, by the model */
+	if (!err)
+		err = pmc_config_extra(&cfg, pmc_extra_model_find(info->family, info->model), &xp, &v);
 	if (err) {
 		if (v.err == PMC_CONFIG_BAD_EVENT || v.err == PMC_CONFIG_FIXED_BUSY ||
-		    v.err == PMC_CONFIG_NO_EXTRA_REGS)
+		    v.err == PMC_CONFIG_NO_EXTRA_REGS || v.err == PMC_CONFIG_EXTRA_NO_REG ||
+		    v.err == PMC_CONFIG_EXTRA_RESERVED)
 			fprintf(stderr, "pmcctl %s: event '%s': %s\n", cmd,
 				events->ev[v.bad_index].name, pmc_config_strerror(&v));
+		else if (v.err == PMC_CONFIG_EXTRA_CONFLICT)
+			fprintf(stderr, "pmcctl %s: the group of event '%s' ({...} number %u): two events "
+				"of one {group} need different values in one extra register "
+				"(OFFCORE_RESPONSE_0/1); split the group (events outside groups take "
+				"turns on the counters)\n", cmd, events->ev[v.bad_index].name,
+				events->ev[v.bad_index].ev.group);
 		else if (v.err == PMC_CONFIG_GROUP_TOO_BIG)
 			fprintf(stderr, "pmcctl %s: the group of event '%s' ({...} number %u): %s\n", cmd,
 				events->ev[v.bad_index].name, events->ev[v.bad_index].ev.group,
