@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "libpmc.h"
+#include "metrics.h"
 #include "pmcctl.h"
 #include "report.h"
 #include "run.h"
@@ -269,14 +270,11 @@ static int topdown_gp_setup(struct count_opts *co, const struct pmcdrv_info *inf
 			    const struct pmc_arch_perfmon *pm, unsigned int *level, bool system_wide,
 			    const char *cmd)
 {
-	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
-	u32 idx[PMCDRV_MAX_EVENTS];
+	unsigned int first = co->events.n;
 	struct pmc_metric_env env;
-	struct pmc_evlist l;
 	struct td_gp *td;
 	const char *model = NULL;
 	char err[512];
-	unsigned int i;
 	int ret;
 
 	pmc_kernel_model(NULL, &model);
@@ -312,24 +310,16 @@ static int topdown_gp_setup(struct count_opts *co, const struct pmcdrv_info *inf
 		return -EINVAL;
 	}
 	*level = 1;
-	memset(&l, 0, sizeof(l));
-	if (pmc_evlist_parse(&l, td_gp_events(td), err, sizeof(err))) {
+	if (pmc_evlist_parse(&co->events, td_gp_events(td), err, sizeof(err))) {
 		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
 		td_gp_close(td);
 		return -EINVAL;
 	}
 	/* one group: it must fit the counters at once */
-	for (i = 0; i < l.n; i++)
-		pmc_event_to_spec(&l.ev[i].ev, &specs[i]);
-	if (pmc_assign_counters(specs, l.n, pm, ~0ULL, idx)) {
+	if (!metric_events_fit(&co->events, first, pm)) {
 		fprintf(stderr, "pmcctl %s: --topdown: the %u events of the '%s' data's TopdownL1 "
 			"metrics, one group (%s), do not fit this PMU (%u general-purpose counters)\n",
-			cmd, l.n, model ? model : "?", td_gp_events(td), pm->num_gp);
-		td_gp_close(td);
-		return -EINVAL;
-	}
-	if (pmc_evlist_parse(&co->events, td_gp_events(td), err, sizeof(err))) {
-		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
+			cmd, co->events.n - first, model ? model : "?", td_gp_events(td), pm->num_gp);
 		td_gp_close(td);
 		return -EINVAL;
 	}

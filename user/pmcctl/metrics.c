@@ -177,8 +177,8 @@ static bool group_events(const struct pmc_metrics *ms, unsigned int m, const str
 	}
 }
 
-/* Do the hardware events of @l from @first on fit the counters of @pm all at once? */
-static bool fit(const struct pmc_evlist *l, unsigned int first, const struct pmc_arch_perfmon *pm)
+bool metric_events_fit(const struct pmc_evlist *l, unsigned int first,
+		       const struct pmc_arch_perfmon *pm)
 {
 	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
 	u32 idx[PMCDRV_MAX_EVENTS];
@@ -276,7 +276,7 @@ static int place_grouped(struct count_metrics *cm, const unsigned char *uses,
 				return ret;
 			ROW(map, cm, k)[i] = (unsigned int)ret;
 		}
-		if (!fit(l, first, pm)) {
+		if (!metric_events_fit(l, first, pm)) {
 			l->n = first;	/* the weak group broken up: its events shared below */
 			l->nr_groups--;
 			continue;
@@ -383,7 +383,7 @@ int count_metrics_setup_pmu(struct count_metrics *cm, struct count_opts *co, con
 		goto fail;
 	if (info)
 		pmc_perfmon_from_info(info, &pm);
-	if (info && !fit(&l, 0, &pm)) {
+	if (info && !metric_events_fit(&l, 0, &pm)) {
 		/* They take turns on the counters: perf's groups keep each metric's inputs together. */
 		g = co->events;
 		ret = place_grouped(cm, uses, &pm, &g, gmap, order, cmd);

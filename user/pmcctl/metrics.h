@@ -22,6 +22,10 @@ struct count_metrics {
 	bool noted[PMCDRV_MAX_EVENTS];		/* metric k's "no value" note was given */
 };
 
+/* Do the hardware events of @l from @first on fit the counters of @pm all at once? */
+bool metric_events_fit(const struct pmc_evlist *l, unsigned int first,
+		       const struct pmc_arch_perfmon *pm);
+
 /* This CPU's PMU as the module describes it, else as CPUID does; false when neither answers. */
 bool metric_pmu_info(struct pmcdrv_info *info);
 
