@@ -499,40 +499,64 @@ fi
 # "Total time" (the message phase: the tasks exist already; the reaping is
 # in it; milliseconds), and the busy time of the whole command (every
 # non-idle task on every CPU, /proc/schedstat, as B4: the tool's start-up,
-# the forks and the exits too).  The median of B9_REPS runs each.  The tools'
-# own start-up and tear-down, the same command on `true` (busy time, the
-# median of 5), is reported too, to be taken out of the overhead.
+# the forks and the exits too).  The median of the runs of each case.  The
+# tools' own start-up and tear-down, the same command on `true` (busy time,
+# the median of 5), is reported too, to be taken out of the overhead.
+#
+# The order of the runs: at each size one untracked run first, not counted
+# (the first hackbench of a guest paid for what later runs find ready: 1
+# group's untracked runs, measured first, were up to 40 ms above the tools'),
+# then B9_REPS rounds (4 x B9_REPS at 1 group, whose runs are cheap and move
+# most: 12, 3, 3 at 1, 4, 16 groups), each round one run of every
+# case in turn (untracked, pmcdrv and perf with 2 events, then with 7), so
+# what drifts over the guest's life moves every case alike.
 B9_MESSAGES=${B9_MESSAGES:-32}	# loops x groups
 B9_GROUPS=${B9_GROUPS:-1 4 16}
-B9_REPS=${B9_REPS:-3}		# runs per case (median): hackbench's busy time moves by several % from run to run
-hb_case() {	# TOOL EVENTS GROUPS
-	local tool=$1 n=$2 g=$3 loops i out t b0 b1 totals="" busys="" ev=${EV[$2]:-}
-	local c
+B9_REPS=${B9_REPS:-3}		# rounds (4 x at 1 group): hackbench's busy time moves by several % from run to run
+declare -A HB_TOTALS HB_BUSYS
+hb_run() {	# TOOL EVENTS GROUPS LOOPS: one run, its figures added to the case's lists
+	local tool=$1 n=$2 g=$3 loops=$4 out t b0 b1 ev=${EV[$2]:-} c
+	c="perf bench sched messaging -g $g -l $loops"
+	rm -f /tmp/bench.counts
+	b0=$(busy_ns)
+	case $tool in
+	none) out=$($c 2>&1) ;;
+	pmcdrv) out=$(pmcctl run -x, -o /tmp/bench.counts -e "$ev" -- $c 2>&1) ;;
+	perf) out=$(perf stat -x, -o /tmp/bench.counts -e "$ev" -- $c 2>&1) ;;
+	esac
+	# shellcheck disable=SC2181
+	if [ $? != 0 ] || ! counts_ok B9 "$tool"; then
+		err "B9 $tool $n -g $g: $out $(cat /tmp/bench.counts 2>/dev/null)"
+		return 1
+	fi
+	b1=$(busy_ns)
+	t=$(sed -n 's/.*Total time: *\([0-9.]*\) \[sec\].*/\1/p' <<<"$out")
+	[ -n "$t" ] || { err "B9 $tool $n -g $g: no Total time in: $out"; return 1; }
+	HB_TOTALS[$tool.$n]+=" $(awk -v t="$t" 'BEGIN { printf "%.0f", t * 1e9 }')"
+	HB_BUSYS[$tool.$n]+=" $((b1 - b0))"
+}
+hb_size() {	# GROUPS: every case at this size, in rounds
+	local g=$1 loops rounds r k tool n totals busys
+	local cases="none.0 pmcdrv.2 perf.2 pmcdrv.7 perf.7"
 	loops=$((B9_MESSAGES / g))
 	[ "$loops" -gt 0 ] || loops=1
-	c="perf bench sched messaging -g $g -l $loops"
-	for i in $(seq "$B9_REPS"); do
-		rm -f /tmp/bench.counts
-		b0=$(busy_ns)
-		case $tool in
-		none) out=$($c 2>&1) ;;
-		pmcdrv) out=$(pmcctl run -x, -o /tmp/bench.counts -e "$ev" -- $c 2>&1) ;;
-		perf) out=$(perf stat -x, -o /tmp/bench.counts -e "$ev" -- $c 2>&1) ;;
-		esac
-		# shellcheck disable=SC2181
-		if [ $? != 0 ] || ! counts_ok B9 "$tool"; then
-			err "B9 $tool $n -g $g: $out $(cat /tmp/bench.counts 2>/dev/null)"
-			return
-		fi
-		b1=$(busy_ns)
-		t=$(sed -n 's/.*Total time: *\([0-9.]*\) \[sec\].*/\1/p' <<<"$out")
-		[ -n "$t" ] || { err "B9 $tool $n -g $g: no Total time in: $out"; return; }
-		totals+=" $(awk -v t="$t" 'BEGIN { printf "%.0f", t * 1e9 }')"
-		busys+=" $((b1 - b0))"
+	rounds=$((B9_REPS * 4 / g))
+	[ "$rounds" -ge "$B9_REPS" ] || rounds=$B9_REPS
+	HB_TOTALS=() HB_BUSYS=()
+	hb_run none 0 "$g" "$loops" || return
+	HB_TOTALS=() HB_BUSYS=()
+	for r in $(seq "$rounds"); do
+		for k in $cases; do
+			hb_run "${k%.*}" "${k#*.}" "$g" "$loops" || return
+		done
 	done
-	bench "bench=B9 case=messaging-g$g tool=$tool events=$n groups=$g tasks=$((40 * g)) loops=$loops" \
-		"metric=ns_total value=$(median <<<"$totals") runs=$(echo $totals | tr ' ' ',')" \
-		"busy_ns=$(median <<<"$busys") busy_runs=$(echo $busys | tr ' ' ',')"
+	for k in $cases; do
+		tool=${k%.*} n=${k#*.}
+		totals=${HB_TOTALS[$k]} busys=${HB_BUSYS[$k]}
+		bench "bench=B9 case=messaging-g$g tool=$tool events=$n groups=$g tasks=$((40 * g)) loops=$loops" \
+			"metric=ns_total value=$(median <<<"$totals") runs=$(echo $totals | tr ' ' ',')" \
+			"busy_ns=$(median <<<"$busys") busy_runs=$(echo $busys | tr ' ' ',')"
+	done
 }
 hb_startup() {	# TOOL EVENTS [BENCH]: busy ns of the tool's command around `true` (as BENCH's, default B9)
 	local tool=$1 n=$2 i b0 busys="" ev=${EV[$2]:-}
@@ -556,11 +580,7 @@ if want B9; then
 		hb_startup perf "$n"
 	done
 	for g in $B9_GROUPS; do
-		hb_case none 0 "$g"
-		for n in 2 7; do
-			hb_case pmcdrv "$n" "$g"
-			hb_case perf "$n" "$g"
-		done
+		hb_size "$g"
 	done
 fi
 
