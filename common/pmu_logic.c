@@ -560,14 +560,13 @@ int pmc_config_layout(u32 size, u32 event_size, u32 *stride, u32 *slots)
 
 /*
  * Every group of @cfg (events with one non-zero group) alone on the
- * counters of @usable.  Returns the index of the first event of a group
- * that does not fit, or -1.
+ * counters of @usable, with @idx (PMCDRV_MAX_EVENTS entries) as scratch.
+ * Returns the index of the first event of a group that does not fit, or -1.
  */
 static int pmc_config_bad_group(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
-				u64 usable)
+				u64 usable, u32 *idx)
 {
 	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
-	u32 idx[PMCDRV_MAX_EVENTS];
 	unsigned int i, j, n;
 	u32 g;
 
@@ -703,8 +702,11 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 		v->bad_index = (unsigned int)ret;
 		return -EINVAL;
 	}
-	ret = pmc_config_bad_group(cfg, pm, usable);
+	/* counter[] is its scratch (not an array of its own: the kernel's stack), reset after. */
+	ret = pmc_config_bad_group(cfg, pm, usable, counter);
 	if (ret >= 0) {
+		for (i = 0; i < cfg->nr_events; i++)
+			counter[i] = ~0U;
 		v->err = PMC_CONFIG_GROUP_TOO_BIG;
 		v->bad_index = (unsigned int)ret;
 		return -ENOSPC;
