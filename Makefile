@@ -84,7 +84,7 @@ UNIT_OBJS	:= $(call uobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRC
 		   $(LIBPMC_GEN_SRCS))
 
 .PHONY: FORCE all module user examples shared install uninstall install-udev uninstall-udev dkms-source dkms-install \
-	dkms-uninstall tests deps check unit kbuild-check guest-check demo bench clean help
+	dkms-uninstall tests deps check unit coverage-unit kbuild-check guest-check demo bench clean help
 
 all: module user examples ## build kmod/pmcdrv.ko against KDIR, the user-space tools and examples/
 
@@ -236,6 +236,20 @@ $(B)/tests/unit: $(UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(SANITIZE) -o $@ $^ -lcunit $(LIBPMC_LIBS) $(PMCCTL_LIBS) -lm
 
+# The unit tests' coverage of libpmc, pmcctl's reports and the shared logic
+# (make coverage-unit, tests/coverage.sh --unit): the unit binary's sources
+# again, with gcov and without the sanitizers, in objects of their own.
+cobj		= $(patsubst %.c,$(B)/cov-obj/%.o,$(1))
+COV_OBJS	:= $(call cobj,$(UNIT_SRCS) $(LIBPMC_SRCS) $(COMMON_SRCS) $(REPORT_SRCS) $(INTERVAL_SRCS) \
+		   $(LIBPMC_GEN_SRCS))
+$(B)/cov-obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) -Wno-missing-field-initializers -O0 --coverage -Itests/lib -Iuser/pmcctl -c -o $@ $<
+
+$(B)/tests/unit-cov: $(COV_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) --coverage -o $@ $^ -lcunit $(LIBPMC_LIBS) $(PMCCTL_LIBS) -lm
+
 # Programs run inside the guest.
 $(B)/tests/%: tests/guest/%.c $(B)/libpmc.a
 	@mkdir -p $(dir $@)
@@ -266,6 +280,9 @@ deps: ## install every Debian package the build, tests and guest need
 
 unit: $(B)/tests/unit ## unit tests (CUnit, ASan+UBSan)
 	$(B)/tests/unit
+
+coverage-unit: $(B)/tests/unit-cov ## libpmc's, pmcctl's and common/'s line and branch coverage by the unit tests
+	tests/coverage.sh --unit
 
 kbuild-check: ## the module at W=1 and under sparse, checkpatch --strict
 	tests/kbuild-check.sh

@@ -5,6 +5,8 @@
 #   1. deps     install what is missing (tests/deps.sh)
 #   2. build    libpmc, pmcctl, test programs (WERROR=1); pmcdrv.ko against the guest kernel
 #   3. unit     shared logic and libpmc under ASan+UBSan (CUnit)
+#      unit-coverage  the same tests built with gcov: line and branch coverage
+#               of user/ and common/ (tests/coverage.sh --unit)
 #      layers   one-way layers, read off the built objects (tests/layers-check.sh)
 #      man      docs/pmcctl.1 renders cleanly and matches every --help
 #      plot     pmcctl plot of the two-phase fixture: PNG, SVG, exit codes (tests/plot-check.sh)
@@ -22,7 +24,8 @@
 #               the PMU-facing scripts on each other PMU model (perfmon v4, 8 GP
 #               counters, no full-width writes, 40-bit counters)
 #   7. debug    tests/guest/* on a debug kernel built from Debian's source (KASAN,
-#               lockdep, kmemleak, pm_test), then a kmemleak scan
+#               lockdep, kmemleak, pm_test), then a kmemleak scan; the module's
+#               line and branch coverage over it (gcov, tests/coverage.sh)
 # Stages 6 and 7 run as lanes side by side, PMCDRV_CHECK_JOBS at a time (default:
 # the CPU count); their output is printed whole, lane by lane, once all are done.
 # Each stage ends with "STAGE: N passed, N failed" (optionally ", N skipped");
@@ -136,7 +139,7 @@ drain() {
 
 build() {
 	eval "$(tests/vm/kernel)" || return 1
-	make -s WERROR=1 tests && make -s module KDIR="$GUEST_KDIR"
+	make -s WERROR=1 tests build/tests/unit-cov && make -s module KDIR="$GUEST_KDIR"
 }
 
 # build_copy DIR FLAVOUR [VAR=VALUE...]: pmcdrv built from a copy under
@@ -155,6 +158,7 @@ build_copy() {
 stage deps tests/deps.sh || { echo "make check: cannot install dependencies" >&2; exit 1; }
 stage build build
 stage unit build/tests/unit
+stage unit-coverage tests/coverage.sh --unit
 stage layers tests/layers-check.sh
 stage man tests/man-check.sh
 stage plot tests/plot-check.sh
@@ -185,12 +189,21 @@ lane_pmu() {
 	lstage guest-pmu tests/vm/run --timeout 2400 -- env PMCDRV_ABUSE_CYCLES=1000 tests/guest/run-all
 }
 # The debug kernel (tests/vm/kernel-debug) is built once from linux-source-6.1 and cached;
-# the module with the delay points race tests use (kmod/debug.h).
+# the module with the delay points race tests use (kmod/debug.h), and with gcov
+# (PMCDRV_GCOV=1: the kernel has CONFIG_GCOV_KERNEL): the guest sends its counts
+# out, and the coverage stage prints kmod/'s line and branch coverage over the
+# whole suite, with an HTML report in build/coverage/kmod/html (tests/coverage.sh).
+# KCFLAGS=-Werror: a warning only this kernel's options raise (a KASAN frame
+# over the kernel's FRAME_WARN) fails the build, as W=1 warnings fail kbuild-check.
 lane_debug() {
-	lstage build-debug build_copy debug debug PMCDRV_DEBUG=1 &&
-		lstage guest-debug env GUEST_FLAVOUR=debug tests/vm/run --module build/debug/kmod/pmcdrv.ko \
-			--mem 2G --timeout 5400 --append log_buf_len=8M -- env PMCDRV_METRIC_WALK=0 \
-			tests/guest/run-debug
+	lstage build-debug build_copy debug debug PMCDRV_DEBUG=1 PMCDRV_GCOV=1 KCFLAGS=-Werror || return 1
+	lstage guest-debug tests/coverage.sh --extract build/coverage/kmod -- \
+		env GUEST_FLAVOUR=debug tests/vm/run --module build/debug/kmod/pmcdrv.ko \
+		--mem 2G --timeout 5400 --append log_buf_len=8M -- env PMCDRV_METRIC_WALK=0 \
+		PMCDRV_GCOV_DUMP=1 tests/guest/run-debug
+	local rc=$?
+	lstage coverage tests/coverage.sh --report build/debug build/coverage/kmod
+	return "$rc"
 }
 # Debian's 6.12 (bookworm-security; GUEST_FLAVOUR=6.12-FLAVOUR resolves the
 # newest 6.12 of that flavour): the whole suite on the cloud kernel, and on

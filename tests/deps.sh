@@ -26,6 +26,8 @@ pkgs=(
 	# building the project's QEMU with the emulated PMU (tests/qemu/build)
 	dpkg-dev libfdt-dev libglib2.0-dev libpixman-1-dev ninja-build meson flex bison pkg-config python3
 	ca-certificates
+	# the module's coverage over the debug lane (tests/coverage.sh: lcov, genhtml)
+	lcov
 	# the man page lint (tests/man-check.sh)
 	groff-base man-db
 	# the Debian packages, DKMS and bash completion (tests/pkg-check.sh)
