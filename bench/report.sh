@@ -57,6 +57,13 @@ def b9busy(t; n; g): b9(t; n; g) | .busy_ns? // null;
 def b9amsg(t; n; g): b9msg(t; n; g) as $v | b9msg("none"; 0; g) as $b | if $v == null or $b == null then null else $v - $b end;
 def b9abusy(t; n; g): b9busy(t; n; g) as $v | b9busy("none"; 0; g) as $b | b9st(t; n) as $s | b9st("none"; 0) as $s0 |
 	if $v == null or $b == null or $s == null or $s0 == null then null else $v - $b - ($s - $s0) end;
+# B9: the busy times of a case, and the noise band of a size (the goal rows say how it is made).
+def b9runs(t; n; g): b9(t; n; g) | .busy_runs? // null | if . == null then null else (tostring | split(",") | map(tonumber)) end;
+def b9band(g): [b9runs("none"; 0; g), b9runs("pmcdrv"; 2; g), b9runs("perf"; 2; g), b9runs("pmcdrv"; 7; g), b9runs("perf"; 7; g)] |
+  if any(.[]; . == null or length < 2) then null else
+    (map(length) | add) as $N | length as $k | (.[0] | length) as $n |
+    (map((add / length) as $m | map((. - $m) * (. - $m)) | add) | add / ($N - $k) | sqrt) as $sd |
+    2 * 1.4142 * 1.2533 * $sd / ($n | sqrt) end;
 def b10(t; k): one(.bench == "B10" and .case == k and .tool == t);
 def b10sw(t; n): b10(t; "tasks-\(n)") | if . == null then null else .value / 2 end;
 def b10close(n): b10("pmcdrv"; "close-\(n)");
@@ -402,12 +409,6 @@ tables() {
 	 # the size (each case about its own mean).  A goal needs the overhead of perf
 	 # to stand out of the band: where it does not, no ratio to it can be judged,
 	 # and the row says "inside the noise" (or no, when pmcdrv stands out above it).
-	 def b9runs(t; n; g): b9(t; n; g) | .busy_runs? // null | if . == null then null else (tostring | split(",") | map(tonumber)) end;
-	 def b9band(g): [b9runs("none"; 0; g), b9runs("pmcdrv"; 2; g), b9runs("perf"; 2; g), b9runs("pmcdrv"; 7; g), b9runs("perf"; 7; g)] |
-	   if any(.[]; . == null or length < 2) then null else
-	     (map(length) | add) as $N | length as $k | (.[0] | length) as $n |
-	     (map((add / length) as $m | map((. - $m) * (. - $m)) | add) | add / ($N - $k) | sqrt) as $sd |
-	     2 * 1.4142 * 1.2533 * $sd / ($n | sqrt) end;
 	 ([1, 4, 16][] as $g | [2, 7][] as $n | b9abusy("pmcdrv"; $n; $g) as $a | b9abusy("perf"; $n; $g) as $b |
 	  b9band($g) as $nb | (b9runs("none"; 0; $g) // [] | length) as $k |
 	  "| B9: perf bench sched messaging, \($g) group(s) (\(40 * $g) tasks), \($n) events: busy time above untracked <= 0.5 x perf'"'"'s | \(if $a == null or $b == null then "n/a" else "\($a / 1e6 | n1) vs \($b / 1e6 | n1) ms (\(if $b > 0 and $a > 0 then ($a / $b | f2) + " x" elif $b > 0 then "pmcdrv <= 0" else "n/a" end); noise band +-\($nb // null | if . == null then "n/a" else (. / 1e6 | n1) end) ms, \($k) runs a case)" end) | \(if $a == null or $b == null or $nb == null then "n/a" elif $b < $nb then (if $a < $nb then "inside the noise" else "no" end) elif $a <= 0.5 * $b then "yes" else "no" end) |"),
@@ -518,8 +519,10 @@ b9data() {
 	[1, 4, 16][] as $g | b9busy("none"; 0; $g) as $u |
 	def above(t; n): b9abusy(t; n; $g) | if . == null then "NaN" else . / 1e6 end;
 	def pct(t; n): b9abusy(t; n; $g) | if . == null or $u == null then "NaN" else 100 * . / $u end;
+	b9band($g) as $nb |
 	[40 * $g, above("pmcdrv"; 2), above("perf"; 2), above("pmcdrv"; 7), above("perf"; 7),
-	 pct("pmcdrv"; 2), pct("perf"; 2), pct("pmcdrv"; 7), pct("perf"; 7)] | @tsv' "$json"
+	 pct("pmcdrv"; 2), pct("perf"; 2), pct("pmcdrv"; 7), pct("perf"; 7),
+	 (if $nb == null then "NaN" else $nb / 1e6 end), (if $nb == null or $u == null then "NaN" else 100 * $nb / $u end)] | @tsv' "$json"
 }
 
 # B10 and B14 (gnuplot's index 0 and 1): ns per switch against the tracked
@@ -755,7 +758,10 @@ EOF
 
 ## B9 plotted
 
-![B9: perf bench sched messaging, busy time above the untracked run less the tool's start-up, against the number of tasks](performance-b9.png)
+![B9: perf bench sched messaging, busy time above the untracked run less the tool's start-up, against the number of tasks, with each size's noise band](performance-b9.png)
+
+The grey band is each size's noise band (above): a goal row is judged only where perf's line
+leaves it.
 
 ## B10 and B14 plotted
 
