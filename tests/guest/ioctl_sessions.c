@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1144,6 +1145,19 @@ static void test_32_events(void)
 	      r.size, r.nr_events, (unsigned long long)r.values[30],
 	      (unsigned long long)r.time_enabled, bad, (unsigned long long)r.values[5],
 	      (unsigned long long)r.values[31]);
+	/*
+	 * A caller's struct between the two layouts (VER0 + one value): the
+	 * kernel fills exactly that many bytes and says its own layout's size.
+	 */
+	memset(&r, 0xa5, sizeof(r));
+	memset(&r, 0, offsetof(struct pmcdrv_read, values));	/* the input fields */
+	r.size = PMCDRV_READ_SIZE_VER0 + 8;
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, &r);
+	CHECK(&st, e == 0 && r.size == PMCDRV_READ_SIZE_VER1 && r.nr_events == PMCDRV_MAX_EVENTS &&
+	      r.values[16] != 0xa5a5a5a5a5a5a5a5ULL && r.values[17] == 0xa5a5a5a5a5a5a5a5ULL,
+	      "READ of VER0 + 8 bytes: exactly those bytes, values[16] and not [17], size VER1",
+	      "errno %d size %u n %u v16 %#llx v17 %#llx", e, r.size, r.nr_events,
+	      (unsigned long long)r.values[16], (unsigned long long)r.values[17]);
 	test_read_types(fd);
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
