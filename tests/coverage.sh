@@ -34,7 +34,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 root=$PWD
-# kmod/'s line coverage over the whole debug lane: 91.8% measured (docs/testing.md),
+# kmod/'s line coverage over the whole debug lane: 92.1% measured (docs/testing.md),
 # the floor the project's goal of 90%, so that a test lost or an error path no
 # longer reached fails here.  user/'s over the unit tests: 75.6% measured.
 floor=${PMCDRV_COVERAGE_FLOOR:-90}
