@@ -54,10 +54,9 @@ extract() {
 	mkdir -p "$dir" || exit 2
 	rm -f "$dir/gcov-data.b64"
 	"$@" 2>&1 | awk -v out="$dir/gcov-data.b64" '
-		{ sub(/\r$/, "") }
 		/^=== gcov-data-begin/ { inb = 1; print $0 " -> " out; next }
 		/^=== gcov-data-end/ { inb = 0; close(out); next }
-		inb { print > out; next }
+		inb { sub(/\r$/, ""); print > out; next }
 		{ print; fflush() }'
 	rc=${PIPESTATUS[0]}
 	return "$rc"
@@ -68,9 +67,18 @@ ok() { echo "PASS: coverage: $1"; passed=$((passed + 1)); }
 ko() { echo "FAIL: coverage: $1: $2"; failed=$((failed + 1)); }
 finish() { echo "coverage: $passed passed, $failed failed"; [ "$failed" = 0 ]; exit; }
 
+# prepare: lcov's tools there, and $tmp (removed at exit).
+prepare() {
+	for t in lcov genhtml gcov; do
+		command -v "$t" >/dev/null || { ko "tools" "no $t: apt-get install lcov (tests/deps.sh)"; finish; }
+	done
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}
+
 # capture INFO HTML TITLE PREFIX "DIRS" "PATTERNS": lcov over the .gcda files
 # of DIRS, kept to the sources matching PATTERNS, into INFO, and genhtml's
-# report into HTML (PREFIX taken off its file names).  Needs $tmp.
+# report into HTML (PREFIX taken off its file names).  Needs $tmp (prepare).
 capture() {
 	local info=$1 html=$2 title=$3 prefix=$4 d dirs=() pats
 	for d in $5; do dirs+=(--directory "$d"); done
@@ -94,17 +102,13 @@ capture() {
 }
 
 report() {
-	local build=$1 dir=$2 tmp f rel n info
+	local build=$1 dir=$2 f rel n info
 	[ -d "$build/kmod" ] || { ko "module build" "no $build/kmod: build it first (tests/check.sh's build-debug)"; finish; }
-	for t in lcov genhtml gcov; do
-		command -v "$t" >/dev/null || { ko "tools" "no $t: apt-get install lcov (tests/deps.sh)"; finish; }
-	done
 	if [ ! -s "$dir/gcov-data.b64" ]; then
 		ko "gcov data from the guest" "no $dir/gcov-data.b64: the debug lane's guest sent none (its output says why)"
 		finish
 	fi
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
+	prepare
 	if ! base64 -d "$dir/gcov-data.b64" | tar xzf - -C "$tmp"; then
 		ko "gcov data from the guest" "$dir/gcov-data.b64 is not a base64 tar.gz"
 		finish
@@ -166,14 +170,10 @@ table() {
 
 # unit: the unit tests' coverage of user/ and common/ (make coverage-unit built them).
 unit() {
-	local dir=build/coverage/unit bin=build/tests/unit-cov tmp
-	for t in lcov genhtml gcov; do
-		command -v "$t" >/dev/null || { ko "tools" "no $t: apt-get install lcov (tests/deps.sh)"; finish; }
-	done
+	local dir=build/coverage/unit bin=build/tests/unit-cov
 	[ -x "$bin" ] || { ko "unit tests with gcov" "no $bin: make coverage-unit builds it"; finish; }
 	mkdir -p "$dir" || exit 2
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
+	prepare
 	find build/cov-obj -name '*.gcda' -delete
 	if ! "$bin" >"$tmp/unit.log" 2>&1; then
 		tail -n 30 "$tmp/unit.log" | sed 's/^/    /'
