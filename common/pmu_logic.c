@@ -949,6 +949,45 @@ bool pmc_prog_handover(const struct pmc_prog *from, const struct pmc_prog *to)
 	return true;
 }
 
+void pmc_prog_use(const struct pmc_prog *p, struct pmc_prog_use *u)
+{
+	unsigned int i, k;
+
+	/*
+	 * GLOBAL_CTRL's bits (a topdown metric's is PERF_METRICS's), and each
+	 * counter written: a core type's program writes counters it keeps
+	 * disabled (pmc_prog_for_core_type()).
+	 */
+	u->counters |= p->global_mask;
+	for (i = 0; i < p->nr; i++) {
+		if (p->idx[i] < PMC_TD_IDX_BASE)
+			u->counters |= 1ULL << p->idx[i];
+	}
+	for (i = 0; i < PMC_EXTRA_REGS_MAX; i++) {
+		if (!(p->extra.used & (1U << i)))
+			continue;
+		for (k = 0; k < u->nr_extra && u->extra_msr[k] != p->extra.msr[i]; k++)
+			;
+		if (k == u->nr_extra && k < ARRAY_SIZE(u->extra_msr))
+			u->extra_msr[u->nr_extra++] = p->extra.msr[i];
+	}
+}
+
+bool pmc_prog_use_overlap(const struct pmc_prog_use *a, const struct pmc_prog_use *b)
+{
+	unsigned int i, k;
+
+	if (a->counters & b->counters)
+		return true;
+	for (i = 0; i < a->nr_extra; i++) {
+		for (k = 0; k < b->nr_extra; k++) {
+			if (a->extra_msr[i] == b->extra_msr[k])
+				return true;
+		}
+	}
+	return false;
+}
+
 bool pmc_legacy_write_value(u64 val, unsigned int width, u64 *out)
 {
 	u64 mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;

@@ -589,6 +589,22 @@ void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned
 bool pmc_prog_handover(const struct pmc_prog *from, const struct pmc_prog *to);
 
 /*
+ * What programs take of a CPU's PMU, for two sessions that share one (a
+ * CPU session and the task that runs there): the counters (GLOBAL_CTRL
+ * bits, PERF_METRICS's included) and the extra registers.  pmc_prog_use()
+ * adds @p's to @u (zeroed first by the caller); pmc_prog_use_overlap():
+ * would the two, loaded together, write one register both?
+ */
+struct pmc_prog_use {
+	u64 counters;				/* bit idx[i] of each program */
+	unsigned int nr_extra;
+	u32 extra_msr[2 * PMC_EXTRA_REGS_MAX];	/* distinct, in first-use order */
+};
+
+void pmc_prog_use(const struct pmc_prog *p, struct pmc_prog_use *u);
+bool pmc_prog_use_overlap(const struct pmc_prog_use *a, const struct pmc_prog_use *b);
+
+/*
  * @base as it runs on a CPU of core type @core_type (PMC_CORE_TYPE_*) of a
  * hybrid part: the counter of an event that names another core type
  * (@specs[i], the event on @base's counter i) is written as in @base but

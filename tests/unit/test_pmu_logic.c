@@ -1222,6 +1222,67 @@ static void test_td_logic(void)
 }
 
 /* Counters hand over between two sessions only with the same user-only program. */
+static void test_prog_use(void)
+{
+	struct pmc_arch_perfmon pm = skl();
+	struct pmc_event_spec specs[2] = {
+		{ .event = 0xc0, .flags = PMC_EVF_USER },		/* fixed 0 */
+		{ .event = 0x2e, .umask = 0x41, .flags = PMC_EVF_USER },
+	};
+	struct pmc_prog_use a = { 0 }, b = { 0 };
+	struct pmc_prog p;
+	u32 idx[2];
+
+	CU_ASSERT_EQUAL_FATAL(pmc_assign_counters(specs, 2, &pm, ~0ULL, idx), 0);
+	pmc_prog_build(specs, idx, 2, &pm, true, &p);
+	pmc_prog_use(&p, &a);
+	CU_ASSERT_EQUAL(a.counters, BIT_ULL(0) | BIT_ULL(PMC_GLOBAL_FIXED_SHIFT));
+	/* GP counter 1 alone: apart; GP counter 0 or fixed counter 0: together */
+	idx[0] = 1;
+	pmc_prog_build(&specs[1], idx, 1, &pm, true, &p);
+	pmc_prog_use(&p, &b);
+	CU_ASSERT_FALSE(pmc_prog_use_overlap(&a, &b));
+	CU_ASSERT_FALSE(pmc_prog_use_overlap(&b, &a));
+	idx[0] = 0;
+	pmc_prog_build(&specs[1], idx, 1, &pm, true, &p);
+	pmc_prog_use(&p, &b);
+	CU_ASSERT_TRUE(pmc_prog_use_overlap(&a, &b));
+	memset(&b, 0, sizeof(b));
+	idx[0] = PMC_GLOBAL_FIXED_SHIFT;
+	pmc_prog_build(specs, idx, 1, &pm, true, &p);
+	pmc_prog_use(&p, &b);
+	CU_ASSERT_TRUE(pmc_prog_use_overlap(&a, &b));
+	/* two topdown metrics share PERF_METRICS: together */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&p, 0, sizeof(p));
+	p.nr = 1;
+	p.idx[0] = PMC_TD_IDX_BASE;
+	p.global_mask = PMC_GLOBAL_PERF_METRICS;
+	pmc_prog_use(&p, &a);
+	p.idx[0] = PMC_TD_IDX_BASE + 1;
+	pmc_prog_use(&p, &b);
+	CU_ASSERT_EQUAL(a.counters, PMC_GLOBAL_PERF_METRICS);
+	CU_ASSERT_TRUE(pmc_prog_use_overlap(&a, &b));
+	/* one extra register in both, used twice in one: listed once; another: apart */
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&p, 0, sizeof(p));
+	p.extra.used = 3;
+	p.extra.msr[0] = 0x1a6;
+	p.extra.msr[1] = 0x1a6;
+	pmc_prog_use(&p, &a);
+	CU_ASSERT_EQUAL(a.nr_extra, 1);
+	p.extra.used = 1;
+	p.extra.msr[0] = 0x1a7;
+	pmc_prog_use(&p, &b);
+	CU_ASSERT_FALSE(pmc_prog_use_overlap(&a, &b));
+	p.extra.msr[0] = 0x1a6;
+	pmc_prog_use(&p, &b);
+	CU_ASSERT_EQUAL(b.nr_extra, 2);
+	CU_ASSERT_TRUE(pmc_prog_use_overlap(&a, &b));
+}
+
 static void test_prog_handover(void)
 {
 	struct pmc_arch_perfmon pm = skl();
@@ -1305,6 +1366,7 @@ void register_pmu_logic_tests(void)
 		{ "periodic fold period", test_fold_period },
 		{ "topdown metrics", test_td_logic },
 		{ "counters handed over between sessions", test_prog_handover },
+		{ "what two programs take of one PMU", test_prog_use },
 	};
 
 	UNIT_ADD_SUITE("pmu_logic", tests);
