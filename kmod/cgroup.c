@@ -95,7 +95,7 @@ void pmcd_cg_start(struct pmcd_cpu *pc)
 static void pmcd_cg_probe_switch(void *data, bool preempt, struct task_struct *prev,
 				 struct task_struct *next, unsigned int prev_state)
 {
-	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpu_pinned);
 
 	if (pmcd_cg_here(pc))
 		pmcd_cg_set(pc, next, false);
@@ -108,7 +108,7 @@ static DEFINE_PER_CPU(call_single_data_t, pmcd_cg_csd);
 /* IPI: tasks moved between cgroups; the current task may be one of them. */
 static void pmcd_cg_recheck(void *info)
 {
-	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpu_pinned);
 
 	if (pmcd_cg_here(pc))
 		pmcd_cg_set(pc, current, false);
@@ -275,6 +275,7 @@ void pmcd_cg_reset(struct pmcd_session *s)
 			atomic64_set(&c->running[j], 0);
 		}
 		atomic64_set(&c->time_enabled, 0);
+		atomic64_set(&c->time_yielded, 0);
 	}
 }
 
@@ -286,15 +287,18 @@ void pmcd_cg_reset(struct pmcd_session *s)
 void pmcd_cg_read(struct pmcd_session *s, unsigned int i, struct pmcdrv_read *r)
 {
 	const struct pmcd_cg *c = &s->cg->cg[i];
+	u64 yielded = atomic64_read(&c->time_yielded);
 	unsigned int e;
 
+	/* Held off while a thread that may execute RDPMC ran (sched.c): not running. */
+	smp_rmb();	/* pairs with pmcd_cpu_account_cg()'s smp_mb__before_atomic() */
 	r->time_enabled = atomic64_read(&c->time_enabled);
-	r->time_running = r->time_enabled;
+	r->time_running = r->time_enabled - min(yielded, r->time_enabled);
 	for (e = 0; e < s->nr_events; e++) {
 		const struct pmcdrv_event *ev = &s->events[e];
 
 		r->times[e].time_enabled = r->time_enabled;
-		r->times[e].time_running = r->time_enabled;
+		r->times[e].time_running = r->time_running;
 		if (ev->type != PMCDRV_EVENT_HW) {
 			/* A CPU session has only task-clock (cpu-clock) of the software events. */
 			r->values[e] = r->time_enabled;

@@ -3,9 +3,10 @@
  * pmcdrv CPU sessions (ATTACH with PMCDRV_ATTACH_CPU): a session's counters
  * run on one CPU from attach to close, whatever runs there, like a
  * perf_event with pid == -1.  No probes: the program is loaded once by an
- * IPI (a cgroup session's counts are shared out by probes of its own:
- * cgroup.c).  Task and CPU sessions exclude each other (EBUSY), so the switch
- * probe never meets a CPU session's counters.  CPU hotplug (cpuhp) and
+ * IPI into the CPU's second slot, beside the task sessions' (a cgroup
+ * session's counts are shared out by probes of its own: cgroup.c).  The
+ * switch probe leaves it alone, but for holding it off while a thread that
+ * may execute RDPMC runs (sched.c, "Sharing a CPU").  CPU hotplug (cpuhp) and
  * suspend (syscore) fold, stop and restart whatever runs on a CPU, for both
  * kinds of session, and clear (going) or forget (coming back) what the
  * hardware layer knows of the CPU's registers.
@@ -33,33 +34,29 @@ static enum cpuhp_state pmcd_cpuhp_state;
 /* IPI (or hotplug callback): run CPU session @info on this CPU. */
 static void pmcd_ipi_cpu_start(void *info)
 {
-	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
 
-	if (pc->sess)
+	if (pin->sess)
 		return;
-	pc->sess = info;
-	/* Everything on the CPU is its to count: no other owner's counts to scrub. */
-	pmcd_cpu_start(pc, false);
-	pmcd_cg_start(pc);
+	pmcd_pinned_start(info);
+	pmcd_cg_start(pin);
 }
 
 /*
  * Make @s the CPU session of @cpu and start it there.  -ENXIO: offline;
- * -EBUSY: the CPU has one, or task sessions count.  Called with s->lock held.
+ * -EBUSY: the CPU has one.  Called with s->lock held.
  */
 int pmcd_cpu_attach(struct pmcd_session *s, unsigned int cpu)
 {
 	int err;
 
 	mutex_lock(&pmcd_global_lock);
-	/* Probes that linger after the last task session would stop its counters. */
-	pmcd_probes_idle_now();
 	cpus_read_lock();
 	err = -ENXIO;
 	if (!cpu_online(cpu))
 		goto out_cpus_unlock;
 	err = -EBUSY;
-	if (pmcd_probe_users || per_cpu(pmcd_cpu_owner, cpu))
+	if (per_cpu(pmcd_cpu_owner, cpu))
 		goto out_cpus_unlock;
 	WRITE_ONCE(per_cpu(pmcd_cpu_owner, cpu), s);
 	if (!pmcd_cpu_sessions++)
@@ -134,7 +131,9 @@ static int pmcd_cpu_online(unsigned int cpu)
 	local_irq_save(flags);
 	/* Its core type before anything counts here: READ's split (hw.c), the self-read page. */
 	pmcd_cpu_set_type(this_cpu_ptr(&pmcd_cpus));
+	pmcd_cpu_set_type(this_cpu_ptr(&pmcd_cpu_pinned));
 	this_cpu_ptr(&pmcd_cpus)->offline = false;
+	this_cpu_ptr(&pmcd_cpu_pinned)->offline = false;
 	/* Whatever ran here while the CPU was away may have left anything. */
 	pmcd_hw_cpu_back("online");
 	if (s && READ_ONCE(s->enabled))
@@ -145,29 +144,37 @@ static int pmcd_cpu_online(unsigned int cpu)
 
 static int pmcd_cpu_offline(unsigned int cpu)
 {
-	struct pmcd_cpu *pc;
+	struct pmcd_cpu *pc, *pin;
 	unsigned long flags;
 
 	local_irq_save(flags);
 	pc = this_cpu_ptr(&pmcd_cpus);
+	pin = this_cpu_ptr(&pmcd_cpu_pinned);
 	if (pc->sess)
 		pmcd_cpu_sched_out(pc, false);
+	if (pin->sess)
+		pmcd_cpu_sched_out(pin, false);
 	pmcd_hw_clear_cpu();
 	/* Until the CPU is online again: see pmcd_cpu_sched_in(). */
 	pc->offline = true;
+	pin->offline = true;
 	local_irq_restore(flags);
 	return 0;
 }
 
 /* Syscore callbacks run on the last CPU with IRQs off. */
-static int pmcd_suspend(PMCD_SYSCORE_ARG)
+static void pmcd_suspend_slot(struct pmcd_cpu *pc)
 {
-	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
-
 	if (pc->sess) {
 		pmcd_cpu_fold_stop(pc);
 		pc->suspended = true;
 	}
+}
+
+static int pmcd_suspend(PMCD_SYSCORE_ARG)
+{
+	pmcd_suspend_slot(this_cpu_ptr(&pmcd_cpus));
+	pmcd_suspend_slot(this_cpu_ptr(&pmcd_cpu_pinned));
 	pmcd_hw_clear_cpu();
 	return 0;
 }
@@ -175,13 +182,20 @@ static int pmcd_suspend(PMCD_SYSCORE_ARG)
 static void pmcd_resume(PMCD_SYSCORE_ARG)
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
 
 	pc->suspended = false;
+	pin->suspended = false;
 	pmcd_hw_cpu_back("resume");	/* the firmware may have reset the PMU */
-	/* What the firmware left in the counters is nobody's to read: scrubbed. */
-	if (pc->sess) {
+	/*
+	 * What the firmware left in the counters is nobody's to read:
+	 * scrubbed by the first start (the second finds them zeroed).
+	 */
+	if (pc->sess)
 		pmcd_cpu_start(pc, true);
-		pmcd_cg_start(pc);
+	if (pin->sess) {
+		pmcd_cpu_start(pin, !pc->sess);
+		pmcd_cg_start(pin);
 	}
 }
 

@@ -79,6 +79,7 @@ struct pmcd_cgroups {
 		atomic64_t vals[PMCDRV_MAX_EVENTS];
 		atomic64_t running[PMCDRV_MAX_EVENTS];	/* with mux: ns each was on a counter */
 		atomic64_t time_enabled;
+		atomic64_t time_yielded;	/* of time_enabled, held off (sched.c) */
 	} cg[];
 };
 
@@ -111,6 +112,9 @@ struct pmcd_session {
 	atomic64_t hw_vals[PMCDRV_MAX_EVENTS];
 	atomic64_t time_enabled;	/* ns counted on a CPU while enabled */
 	struct pmcd_mux *mux;		/* NULL: every event fits the counters at once */
+	/* What its programs (each step's) take of a PMU: two sessions on one CPU (sched.c) */
+	struct pmc_prog_use use;
+	atomic64_t time_yielded;	/* ns of time_enabled with its counters yielded (sched.c) */
 	struct pmcd_cgroups *cg;	/* a cgroup session's cgroups; NULL for others */
 	atomic64_t hw_running[PMCDRV_MAX_EVENTS];	/* with mux: ns each was on a counter */
 	/* On a hybrid part: hw_vals and time_enabled split by core type (pmcd_cpu.type) */
@@ -167,6 +171,13 @@ struct pmcd_cpu {
 	 */
 	DECLARE_BITMAP(cg_mask, PMCDRV_MAX_CGROUPS);
 	u64 cg_id;
+	/*
+	 * The session is loaded here, its time runs, but none of its
+	 * counters does: a task session whose programs would write registers
+	 * of the CPU session's, or a CPU session held off while a thread that
+	 * may execute RDPMC runs (sched.c, "Sharing a CPU").
+	 */
+	bool yielded;
 	bool suspended;			/* counters stopped across suspend */
 	bool offline;			/* torn down (cpuhp): nothing starts here */
 	s8 type;			/* hybrid: core type index (hw.c); -1: no split */
@@ -178,7 +189,8 @@ extern struct mutex pmcd_global_lock;
 extern unsigned int pmcd_probe_users;	/* attached task sessions */
 extern unsigned int pmcd_cpu_sessions;	/* attached CPU sessions */
 extern raw_spinlock_t pmcd_hash_lock;
-DECLARE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
+DECLARE_PER_CPU(struct pmcd_cpu, pmcd_cpus);		/* task sessions */
+DECLARE_PER_CPU(struct pmcd_cpu, pmcd_cpu_pinned);	/* the CPU's CPU session */
 
 /* The session memory goes with its last reference (the file's, or a task context's). */
 static inline void pmcd_session_release(struct kref *ref)
@@ -240,6 +252,8 @@ void pmcd_cpu_fold(struct pmcd_cpu *pc);
 void pmcd_cpu_fold_stop(struct pmcd_cpu *pc);
 void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch);
 void pmcd_ipi_start(void *info);
+void pmcd_pinned_start(struct pmcd_session *s);
+void pmcd_cpu_scrub_for_rdpmc(void);
 /* The kernel's tracepoints of @names, into @tps; -ENOENT (and a message) when one is missing. */
 int pmcd_find_tracepoints(const char *const *names, struct tracepoint **tps, unsigned int n,
 			  bool quiet);

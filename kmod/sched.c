@@ -49,8 +49,47 @@ unsigned int pmcd_cpu_sessions;	/* attached CPU sessions, under pmcd_global_lock
 static void pmcd_fold_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(pmcd_fold_work, pmcd_fold_fn);
 static unsigned long pmcd_fold_period;	/* jiffies; 0: no counters to fold */
+/* The probes are on the tracepoints: under pmcd_global_lock; READ_ONCE in IPIs. */
+static bool pmcd_probes_registered;
 
 /* ---- per-CPU counting: IRQs off, on the CPU itself ------------------------ */
+
+/*
+ * Sharing a CPU (docs/design.md "CPU and task sessions together").  Each
+ * CPU has two slots: pmcd_cpus for the task sessions that switch in and
+ * out, pmcd_cpu_pinned for its CPU session, loaded from ATTACH to close
+ * and never touched by a switch between tasks.  The CPU session is
+ * pinned, as perf's pinned events are: its counters always run, except
+ * while a thread that may execute RDPMC runs (then it is held off, its
+ * counters folded, stopped and scrubbed with the rest, so that thread
+ * cannot read what it counts).  A task session whose programs would
+ * write a register of the CPU session's (a counter, PERF_METRICS, an
+ * extra register: pmc_prog_use_overlap()) yields on that CPU: it is
+ * loaded, its time runs, none of its counters does.  Either way a yielded
+ * slot's time goes to its session's time_yielded, so its READ reports
+ * less time running than enabled and pmcctl scales, as perf does for an
+ * event that did not get its counter.  Programs that fit together both
+ * count exactly: their GLOBAL_CTRL bits and FIXED_CTR_CTRL fields are
+ * set and cleared each on its own (hw.c).
+ */
+static const struct pmc_prog pmcd_prog_none;
+
+/* This CPU's slot for @s: a CPU session's, or the task sessions'.  IRQs off. */
+static struct pmcd_cpu *pmcd_slot_of(const struct pmcd_session *s)
+{
+	return s->cpu >= 0 ? this_cpu_ptr(&pmcd_cpu_pinned) : this_cpu_ptr(&pmcd_cpus);
+}
+
+static void pmcd_pinned_hold(bool hold);
+
+/* Does task session @s yield this CPU's counters to its CPU session?  IRQs off. */
+static bool pmcd_task_yields(const struct pmcd_session *s)
+{
+	const struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
+
+	return unlikely(pin->sess) && !pin->yielded &&
+	       pmc_prog_use_overlap(&pin->sess->use, &s->use);
+}
 
 /*
  * On a hybrid part: the share of this CPU's core type in what
@@ -102,8 +141,17 @@ static void pmcd_cpu_account_cg(struct pmcd_cpu *pc, const u64 *vals, u64 dt)
 	if (!any)
 		return;
 	atomic64_add(dt, &s->time_enabled);
-	for_each_set_bit(c, pc->cg_mask, cgs->nr)
+	/* Enabled, then yielded: pairs with READ's smp_rmb() (it reads yielded first). */
+	smp_mb__before_atomic();
+	if (unlikely(pc->yielded))
+		atomic64_add(dt, &s->time_yielded);
+	for_each_set_bit(c, pc->cg_mask, cgs->nr) {
 		atomic64_add(dt, &cgs->cg[c].time_enabled);
+		if (unlikely(pc->yielded)) {
+			smp_mb__before_atomic();	/* as the session's, above */
+			atomic64_add(dt, &cgs->cg[c].time_yielded);
+		}
+	}
 }
 
 /*
@@ -133,6 +181,9 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 		pc->last[i] = vals[i];
 	}
 	atomic64_add(dt, &s->time_enabled);
+	smp_mb__before_atomic();	/* enabled, then yielded: pairs with READ's smp_rmb() */
+	if (unlikely(pc->yielded))
+		atomic64_add(dt, &s->time_yielded);
 	pc->t_last = now;
 }
 
@@ -183,13 +234,14 @@ static void pmcd_mux_load(struct pmcd_cpu *pc, unsigned int step)
  */
 static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
 {
-	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_cpu *pc = container_of(t, struct pmcd_cpu, mux_timer);
 	struct pmcd_session *s = pc->sess;
 	u64 vals[PMCDRV_MAX_EVENTS];
 	unsigned int faults;
 
 	/* Not this CPU's (a timer migrated off a dying CPU): nothing of its own to rotate. */
-	if (t != &pc->mux_timer || !s || !s->mux || pc->suspended)
+	if ((pc != this_cpu_ptr(&pmcd_cpus) && pc != this_cpu_ptr(&pmcd_cpu_pinned)) || !s ||
+	    !s->mux || pc->suspended || pc->yielded)
 		return HRTIMER_NORESTART;
 	faults = pmcd_hw_stop(pc->prog, vals);
 	pmcd_cpu_account(pc, vals);
@@ -224,7 +276,11 @@ void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 	u64 left;
 
 	cpumask_set_cpu(smp_processor_id(), &s->loaded);
-	if (unlikely(s->mux)) {
+	if (unlikely(pc->yielded)) {
+		/* Loaded, its time running, none of its counters (pmcd_cpu_share()). */
+		pc->prog = &pmcd_prog_none;
+		pc->map = NULL;
+	} else if (unlikely(s->mux)) {
 		/* Where the rotation stands, with what is left of its step. */
 		pmcd_mux_load(pc, READ_ONCE(s->mux_next));
 		left = READ_ONCE(s->mux_left);
@@ -256,7 +312,7 @@ void pmcd_cpu_fold_stop(struct pmcd_cpu *pc)
 	struct pmcd_session *s = pc->sess;
 	s64 left;
 
-	if (unlikely(s->mux)) {
+	if (unlikely(s->mux) && !pc->yielded) {
 		left = ktime_to_ns(hrtimer_get_remaining(&pc->mux_timer));
 		hrtimer_try_to_cancel(&pc->mux_timer);
 		WRITE_ONCE(s->mux_left, left > 0 ? (u64)left : 1);
@@ -291,6 +347,7 @@ static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx, bo
 	pmcd_ctx_note_cpu(ctx, smp_processor_id());
 	pc->active = ctx;
 	pc->sess = ctx->sess;
+	pc->yielded = pmcd_task_yields(ctx->sess);
 	pmcd_cpu_start(pc, scrub);
 }
 
@@ -304,6 +361,7 @@ void pmcd_cpu_restart(struct pmcd_cpu *pc)
 	struct pmcd_task_ctx *ctx = pc->active;
 
 	pmcd_cpu_sched_out(pc, false);
+	pmcd_pinned_hold(true);
 	pmcd_cpu_sched_in(pc, ctx, true);
 }
 
@@ -319,6 +377,7 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
 	}
 	pc->active = NULL;
 	pc->sess = NULL;
+	pc->yielded = false;
 	/* Folded: a READ that no longer sees this CPU sees the counts. */
 	smp_mb__before_atomic();
 	cpumask_clear_cpu(smp_processor_id(), &s->loaded);
@@ -420,6 +479,64 @@ static __always_inline bool pmcd_may_rdpmc(const struct task_struct *t)
 }
 
 /*
+ * Hold this CPU's CPU session off (@hold: fold, stop, and leave it loaded
+ * with no counter) or let it count again, if it is not so already.  The
+ * task slot must not run then (the caller stopped it, or it runs nothing
+ * the CPU session's program overlaps).  IRQs off.
+ */
+static void pmcd_pinned_hold(bool hold)
+{
+	struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
+
+	if (!pin->sess || pin->yielded == hold)
+		return;
+	pmcd_cpu_fold_stop(pin);
+	pin->yielded = hold;
+	pmcd_cpu_start(pin, false);
+}
+
+/*
+ * The task slot again, as its session now fits this CPU (the CPU session
+ * came, went, was held off or let go): stopped and started anew.  IRQs off.
+ */
+static void pmcd_task_slot_again(struct pmcd_cpu *pc)
+{
+	struct pmcd_task_ctx *ctx = pc->active;
+
+	if (!ctx || pc->yielded == pmcd_task_yields(ctx->sess))
+		return;
+	pmcd_cpu_sched_out(pc, false);
+	pmcd_cpu_sched_in(pc, ctx, pmcd_may_rdpmc(current));
+}
+
+/*
+ * Load CPU session @s on this CPU (an IPI, or the CPU's online callback),
+ * beside whatever task session runs here: held off at once if the current
+ * thread may execute RDPMC, while the switch probe is there to let it go
+ * (without probes no task session is attached, and no thread has a
+ * self-read page).  A task session that overlaps it yields.  Everything
+ * on the CPU is its to count: nothing to scrub for it.
+ */
+void pmcd_pinned_start(struct pmcd_session *s)
+{
+	struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
+	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_task_ctx *ctx = pc->active;
+	bool rdpmc = pmcd_may_rdpmc(current);
+
+	if (pin->sess)
+		return;
+	/* The task slot stops first: its program may overlap the new one's. */
+	if (ctx)
+		pmcd_cpu_sched_out(pc, false);
+	pin->sess = s;
+	pin->yielded = rdpmc && READ_ONCE(pmcd_probes_registered);
+	pmcd_cpu_start(pin, false);
+	if (ctx)
+		pmcd_cpu_sched_in(pc, ctx, rdpmc);
+}
+
+/*
  * @what is new here (pmcd_perf_new()): if the switch to @next changes
  * address space (cpu_tlbstate.loaded_mm, whose page tables CR3 holds:
  * __get_current_cr3_fast(); with IRQs off no flush IPI moves CR3 before the
@@ -428,17 +545,32 @@ static __always_inline bool pmcd_may_rdpmc(const struct task_struct *t)
 static noinline void pmcd_perf_clear_first(struct pmcd_cpu *pc, const struct task_struct *next,
 					   unsigned int what)
 {
+	struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
+
 	if ((__get_current_cr3_fast() & CR3_ADDR_MASK) == __pa(next->mm->pgd))
 		return;
 	if (pc->active)
 		pmcd_cpu_sched_out(pc, true);
+	/*
+	 * The CPU session too: folded, stopped, and started again from the
+	 * zeroed counters (held off after, by the caller, if @next may
+	 * execute RDPMC).  perf's zeroing comes later in this switch
+	 * (switch_mm_irqs_off()): what the CPU session counts from its
+	 * restart to then, in kernel mode, is lost, once per claim and CPU,
+	 * never wrapped (it counts from zero).  Not time off its counters.
+	 */
+	if (pin->sess)
+		pmcd_cpu_fold_stop(pin);
 	pmcd_hw_perf_clears(what);
+	if (pin->sess)
+		pmcd_cpu_start(pin, false);
 }
 
 static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev,
 			      struct task_struct *next, unsigned int prev_state)
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
 	struct pmcd_task_ctx *ctx;
 	unsigned int seen, what;
 	bool rdpmc;
@@ -465,7 +597,16 @@ static void pmcd_probe_switch(void *data, bool preempt, struct task_struct *prev
 	 * else, whether its own session counts now or not (docs/security.md).
 	 */
 	rdpmc = pmcd_may_rdpmc(next);
-	if (pc->active) {
+	if (unlikely(pin->sess) && pin->yielded != rdpmc) {
+		/*
+		 * The CPU session is held off while a thread that may execute
+		 * RDPMC runs, and counts again after it (the task slot stops
+		 * first: its program may overlap the CPU session's).
+		 */
+		if (pc->active)
+			pmcd_cpu_sched_out(pc, true);
+		pmcd_pinned_hold(rdpmc);
+	} else if (pc->active) {
 		/*
 		 * Unless @next may read the counters with RDPMC while they can
 		 * hold another session's counts: then they stop and start
@@ -682,9 +823,12 @@ int pmcd_find_tracepoints(const char *const *names, struct tracepoint **tps, uns
 static void pmcd_ipi_fold_any(void *info)
 {
 	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
 
 	if (pc->sess)
 		pmcd_cpu_fold(pc);
+	if (pin->sess)
+		pmcd_cpu_fold(pin);
 }
 
 /*
@@ -728,10 +872,16 @@ void pmcd_fold_arm(void)
  * (pmcd_probes_idle_now()).
  */
 #define PMCD_PROBES_LINGER	HZ
-static bool pmcd_probes_registered;	/* under pmcd_global_lock */
-static unsigned long pmcd_probe_registrations;	/* each a text patch; INFO's figure */
 static void pmcd_probes_idle_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(pmcd_probes_idle_work, pmcd_probes_idle_fn);
+
+/* IPI: a CPU session held off here counts again (no thread may use RDPMC now). */
+static void pmcd_ipi_pinned_go(void *info)
+{
+	pmcd_pinned_hold(false);
+}
+
+static unsigned long pmcd_probe_registrations;	/* each a text patch; INFO's figure */
 
 static void pmcd_probes_unregister_locked(void)
 {
@@ -743,7 +893,10 @@ static void pmcd_probes_unregister_locked(void)
 	for (i = ARRAY_SIZE(pmcd_probes); i--;)
 		tracepoint_probe_unregister(pmcd_tps[i], pmcd_probes[i].probe, NULL);
 	tracepoint_synchronize_unregister();
-	pmcd_probes_registered = false;
+	WRITE_ONCE(pmcd_probes_registered, false);
+	/* No switch probe is left to let a held-off CPU session go: now. */
+	if (pmcd_cpu_sessions)
+		on_each_cpu(pmcd_ipi_pinned_go, NULL, 1);
 }
 
 /* No attached task session is left: unregister now.  Under pmcd_global_lock. */
@@ -773,10 +926,6 @@ int pmcd_probes_get(void)
 	int err = 0;
 
 	mutex_lock(&pmcd_global_lock);
-	if (pmcd_cpu_sessions) {
-		err = -EBUSY;
-		goto out_unlock;
-	}
 	if (pmcd_probe_users++)
 		goto out_unlock;
 	pmcd_fold_arm();
@@ -787,7 +936,7 @@ int pmcd_probes_get(void)
 		if (err)
 			goto err_unregister;
 	}
-	pmcd_probes_registered = true;
+	WRITE_ONCE(pmcd_probes_registered, true);
 	WRITE_ONCE(pmcd_probe_registrations, pmcd_probe_registrations + 1);
 	goto out_unlock;
 
@@ -825,13 +974,16 @@ struct pmcd_ipi_arg {
 static void pmcd_ipi_fold(void *info)
 {
 	const struct pmcd_ipi_arg *a = info;
-	struct pmcd_cpu *pc = this_cpu_ptr(&pmcd_cpus);
+	struct pmcd_cpu *pc = pmcd_slot_of(a->s);
 
 	if (pc->sess != a->s)
 		return;
 	switch (a->op) {
 	case PMCD_FOLD_STOP:
 		pmcd_cpu_sched_out(pc, false);
+		/* A task session that yielded to it gets its counters. */
+		if (pc == this_cpu_ptr(&pmcd_cpu_pinned))
+			pmcd_task_slot_again(this_cpu_ptr(&pmcd_cpus));
 		break;
 	case PMCD_FOLD:
 		pmcd_cpu_fold(pc);
@@ -893,7 +1045,7 @@ void pmcd_session_fold(struct pmcd_session *s)
 	 */
 	local_irq_save(flags);
 	if (pmcd_loaded_here_only(s, smp_processor_id())) {
-		pc = this_cpu_ptr(&pmcd_cpus);
+		pc = pmcd_slot_of(s);
 		if (pc->sess == s)
 			pmcd_cpu_fold(pc);
 		local_irq_restore(flags);
@@ -916,6 +1068,17 @@ void pmcd_session_stop_on(struct pmcd_session *s, const struct cpumask *mask)
 	struct pmcd_ipi_arg a = { .s = s, .op = PMCD_FOLD_STOP };
 
 	on_each_cpu_mask(mask, pmcd_ipi_fold, &a, 1);
+}
+
+/*
+ * The current thread may execute RDPMC from now on and nothing of its own
+ * counts here: hold this CPU's CPU session off and zero the counters, so
+ * that it reads zeros (the switch probe's rule).  IRQs off.
+ */
+void pmcd_cpu_scrub_for_rdpmc(void)
+{
+	pmcd_pinned_hold(true);
+	pmcd_hw_scrub_idle();
 }
 
 /* IPI: start the session on this CPU if its current task is tracked by it. */
@@ -975,9 +1138,12 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 
 	for_each_possible_cpu(cpu) {
 		struct hrtimer *t = &per_cpu_ptr(&pmcd_cpus, cpu)->mux_timer;
+		struct hrtimer *tp = &per_cpu_ptr(&pmcd_cpu_pinned, cpu)->mux_timer;
 
 		hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		t->function = pmcd_mux_tick;
+		hrtimer_init(tp, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		tp->function = pmcd_mux_tick;
 	}
 	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
 		pmcd_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
@@ -1017,8 +1183,10 @@ void pmcd_sched_exit(void)
 	pmcd_probes_unregister_locked();
 	mutex_unlock(&pmcd_global_lock);
 	/* Each tick was cancelled where its session stopped: this only waits. */
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		hrtimer_cancel(&per_cpu_ptr(&pmcd_cpus, cpu)->mux_timer);
+		hrtimer_cancel(&per_cpu_ptr(&pmcd_cpu_pinned, cpu)->mux_timer);
+	}
 	pmcd_self_exit();
 	/* Contexts queued for freeing: their grace periods, then their work. */
 	rcu_barrier();

@@ -67,7 +67,7 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 		 * left in the counters (the switch probe's rule, sched.c).
 		 */
 		if (pc->active != ctx && ctx->self->rdpmc && !pc->sess)
-			pmcd_hw_scrub_idle();
+			pmcd_cpu_scrub_for_rdpmc();
 out_unlock:
 		rcu_read_unlock();
 		local_irq_restore(flags);

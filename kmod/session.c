@@ -492,6 +492,7 @@ static int pmcd_mux_build(struct pmcd_session *s, const struct pmcdrv_config *cf
 			       &m->steps[r].prog);
 		m->steps[r].prog.extra = w->extra;
 		memcpy(m->steps[r].hw, w->hw, sizeof(w->hw));
+		pmc_prog_use(&m->steps[r].prog, &s->use);
 	}
 	kfree(w);
 	s->mux = m;
@@ -602,6 +603,8 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		s->prog.extra = xp;
 		if (s->typed)
 			pmcd_typed_build(s->typed, &s->prog, w->specs, nhw);
+		/* A core type's program writes no counter the session's does not. */
+		pmc_prog_use(&s->prog, &s->use);
 	}
 	memcpy(s->events, cfg->events, sizeof(s->events));
 	s->nr_events = cfg->nr_events;
@@ -622,6 +625,7 @@ out_free_typed:
 out_free_mux:
 	kvfree(s->mux);
 	s->mux = NULL;
+	memset(&s->use, 0, sizeof(s->use));
 out_forget:
 	s->task_sw = false;
 	if (s->hw) {
@@ -981,6 +985,7 @@ int pmcd_session_reset(struct pmcd_session *s)
 		atomic64_set(&s->hw_running[i], 0);
 	}
 	atomic64_set(&s->time_enabled, 0);
+	atomic64_set(&s->time_yielded, 0);
 	for (t = 0; t < PMCDRV_MAX_CORE_TYPES; t++) {
 		for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
 			atomic64_set(&s->type_vals[t][i], 0);
@@ -1039,6 +1044,7 @@ static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 
 {
 	unsigned int i, nr_tasks;
 	bool secure_exec;
+	u64 yielded;
 	int err;
 
 	mutex_lock(&s->lock);
@@ -1072,14 +1078,22 @@ static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 
 		pmcd_cg_read(s, cgroup, r);
 		goto flags;
 	}
+	/*
+	 * Some counter of the session runs whenever it counts on a CPU, but
+	 * where it yielded to the CPU's CPU session, or was held off for a
+	 * thread that may execute RDPMC (sched.c, "Sharing a CPU").  Yielded
+	 * is added after enabled, and read before it.
+	 */
+	yielded = atomic64_read(&s->time_yielded);
+	smp_rmb();	/* pairs with pmcd_cpu_account()'s smp_mb__before_atomic() */
 	r->time_enabled = atomic64_read(&s->time_enabled);
-	/* Some counter of the session runs whenever it counts on a CPU. */
-	r->time_running = r->time_enabled;
+	r->time_running = r->time_enabled - min(yielded, r->time_enabled);
 	for (i = 0; i < s->nr_events; i++) {
 		const struct pmcdrv_event *ev = &s->events[i];
 
 		r->times[i].time_enabled = r->time_enabled;
-		r->times[i].time_running = r->time_enabled;
+		r->times[i].time_running = ev->type == PMCDRV_EVENT_HW ? r->time_running :
+					   r->time_enabled;
 		if (ev->type == PMCDRV_EVENT_HW && s->mux)
 			r->times[i].time_running = atomic64_read(&s->hw_running[s->hw_slot[i]]);
 		if (ev->type == PMCDRV_EVENT_HW)
@@ -1100,7 +1114,8 @@ flags:
 		r->flags |= PMCDRV_READ_LOST_TASKS;
 	if (r->hw_faults)
 		r->flags |= PMCDRV_READ_HW_FAULTS;
-	if (s->mux)
+	/* Some event was off its counter for part of its time: times[] say how long. */
+	if (s->mux || r->time_running < r->time_enabled)
 		r->flags |= PMCDRV_READ_MULTIPLEXED;
 	r->nr_tasks = nr_tasks;
 	if (nr_tasks || (s->attached && s->cpu >= 0))

@@ -20,6 +20,7 @@
 #define PMC_HASH_BITS		10	/* 1024 chains: docs/design.md, "Latency bounds" */
 
 DEFINE_PER_CPU(struct pmcd_cpu, pmcd_cpus);
+DEFINE_PER_CPU(struct pmcd_cpu, pmcd_cpu_pinned);
 static struct hlist_head pmcd_hash[1 << PMC_HASH_BITS];
 DEFINE_RAW_SPINLOCK(pmcd_hash_lock);
 

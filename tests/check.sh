@@ -279,7 +279,8 @@ lane_spr() {
 # hybrid test, which skips on every other model, with the scripts that pass
 # there and reach the hybrid paths (load/unload, the ioctls and the claim,
 # MSR accesses per switch, the self-read page, the security checks, attach,
-# the MSR device, cgroups, stat, the fuzzer: docs/testing.md says why the
+# the MSR device, cgroups, CPU and task sessions together, stat, the fuzzer:
+# docs/testing.md says why the
 # others are not yet); again with CPUID leaf 0x23 (adl23: each core type's counters
 # enumerated as Meteor Lake and later do), the module and the hybrid test.
 # A lane of its own, queued before the shorter no-PMU, SPR and Prometheus
@@ -288,7 +289,7 @@ lane_adl() {
 	local rc=0
 	lstage guest-adl tests/vm/run --pmu-model adl -- env PMCDRV_FUZZ_SECONDS=15 tests/guest/run-all \
 		10-module 20-loadunload 41-hybrid 50-sessions 55-msr-switch 58-selfread 65-security \
-		68-attach 70-msr-fallback 76-cgroup 80-stat 90-fuzz || rc=1
+		68-attach 70-msr-fallback 76-cgroup 77-share 80-stat 90-fuzz || rc=1
 	lstage guest-adl23 tests/vm/run --pmu-model adl23 -- tests/guest/run-all 10-module 41-hybrid || rc=1
 	return "$rc"
 }

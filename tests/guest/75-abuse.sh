@@ -220,7 +220,7 @@ else
 	else
 		check "hotplug: task-clock of the pinned loop counted ($got)" test "${got%.*}" -gt 0
 	fi
-	# A CPU session per CPU (task and CPU sessions exclude each other: one after the other).
+	# A CPU session per CPU, after the task sessions (77-share runs both at once through hotplug).
 	cev=task-clock
 	$pmu && cev=task-clock,instructions:u
 	pmcctl stat -C 0,1 -A -x, -e $cev -o /tmp/abuse-stat -- sh -c '

@@ -597,6 +597,80 @@ static void test_stale(void)
 	pmc_session_close(s);
 }
 
+/*
+ * A CPU session counts every counter of CPU 0 (root's pmcctl stat -C 0)
+ * while this thread, counting one GP event there, maps its page: the CPU
+ * session is held off while the thread runs, so every counter but the
+ * thread's own reads 0 through RDPMC, the thread's count is exact, and
+ * the CPU session reports the time it was held off (time_running below
+ * time_enabled, flag MULTIPLEXED) without a count of the thread's loop.
+ */
+static void test_stale_cpu_session(void)
+{
+	struct sigaction sa = { .sa_handler = on_segv_tl }, old;
+	struct pmcdrv_read rd0, rd, c0, c1;
+	struct pmc_session *s, *cs;
+	struct pmc_self *r;
+	char why[256] = "";
+	uint64_t v, before[1], after[1];
+	unsigned int i;
+	int bad = 0, err;
+
+	pin(0);
+	cs = session(all_counters(), false);
+	err = pmc_session_attach_cpu(cs, 0);
+	if (err)
+		die("CPU session attach", err);
+	s = session(gp_only_event(), false);
+	attach_self(s);
+	sigaction(SIGSEGV, &sa, &old);
+	if (pmc_self_open(s, &r))
+		die("pmc_self_open", -EIO);
+	spin(100000);
+	pmc_session_read(cs, &c0);
+	for (i = 0; i < num_gp + num_fixed; i++) {
+		uint32_t ecx = i < num_gp ? i : (1U << 30) | (i - num_gp);
+
+		if (!rdpmc_tl(ecx, &v)) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), " RDPMC 0x%x faulted;", ecx);
+			bad++;
+		} else if (ecx != 0 && v) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), " counter 0x%x reads %llu;",
+				 ecx, (unsigned long long)v);
+			bad++;
+		}
+	}
+	sigaction(SIGSEGV, &old, NULL);
+	CHECK(&st, !bad, "RDPMC beside a CPU session: every counter but the thread's own reads 0", "%s", why);
+	pmc_session_read(s, &rd0);
+	pmc_self_read(r, before, 1, NULL, NULL);
+	spin(1000000);
+	pmc_self_read(r, after, 1, NULL, NULL);
+	pmc_session_read(cs, &c1);
+	pmc_session_read(s, &rd);
+	CHECK(&st, after[0] - before[0] >= 1000000 * 2ULL && after[0] - before[0] < 1000000 * 2ULL + 1000,
+	      "beside a CPU session: the thread's page counts its loop (2 per iteration, a few more)",
+	      "%llu", (unsigned long long)(after[0] - before[0]));
+	CHECK(&st, (c1.flags & PMCDRV_READ_MULTIPLEXED) &&
+	      c1.time_running - c0.time_running + 1000000 < c1.time_enabled - c0.time_enabled,
+	      "the CPU session is held off while the thread runs: its running time trails its enabled time",
+	      "enabled +%llu running +%llu flags 0x%x",
+	      (unsigned long long)(c1.time_enabled - c0.time_enabled),
+	      (unsigned long long)(c1.time_running - c0.time_running), c1.flags);
+	CHECK(&st, c1.values[0] - c0.values[0] < 1000000,
+	      "the CPU session did not count the thread's loop of 2,000,000 instructions",
+	      "+%llu", (unsigned long long)(c1.values[0] - c0.values[0]));
+	/* Before its page it yielded to the CPU session (sched.c): from the page on, no more. */
+	CHECK(&st, rd.time_running - rd0.time_running == rd.time_enabled - rd0.time_enabled &&
+	      rd.time_enabled > rd0.time_enabled,
+	      "beside a CPU session: with its page the thread's session is on its counters all the time",
+	      "enabled +%llu running +%llu", (unsigned long long)(rd.time_enabled - rd0.time_enabled),
+	      (unsigned long long)(rd.time_running - rd0.time_running));
+	pmc_self_close(r);
+	pmc_session_close(s);
+	pmc_session_close(cs);
+}
+
 /* ---- fork while reading ----------------------------------------------------------------- */
 
 static int child_main(struct pmc_session *s, struct pmc_self *inherited)
@@ -1169,6 +1243,7 @@ int main(void)
 		test_threads();
 		test_thread_pce();
 		test_stale();
+		test_stale_cpu_session();
 		test_fork();
 		test_perf_dirty();
 		perf_dirty_other(true);
