@@ -29,9 +29,9 @@ const char *pmc_session_strerror(int err, unsigned long cmd)
 		if (cmd == PMCDRV_IOC_ENABLE)
 			return "the PMU is held by perf_events (or the NMI watchdog), so pmcdrv could not take it back";
 		if (cmd == PMCDRV_IOC_ATTACH)
-			return "another pmcdrv session excludes this one (CPU and task sessions never count at "
-			       "the same time), or the PMU is held by perf_events (or the NMI watchdog), so "
-			       "pmcdrv could not take it back";
+			return "another pmcdrv session counts that CPU already (one CPU session per CPU), "
+			       "or the PMU is held by perf_events (or the NMI watchdog), so pmcdrv could "
+			       "not take it back";
 		break;
 	}
 	return strerror(-err);

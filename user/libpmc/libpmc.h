@@ -62,7 +62,7 @@ int pmc_session_attach(struct pmc_session *s, pid_t pid, uint32_t flags);
 /*
  * Count everything that runs on @cpu instead (a CPU session; root or
  * CAP_PERFMON unless kernel.perf_event_paranoid <= 0).  -ENXIO: no such CPU
- * or offline; -EBUSY: the CPU has a CPU session, or task sessions count;
+ * or offline; -EBUSY: the CPU has a CPU session (task sessions count beside it),
  * -EOPNOTSUPP: context-switches or cpu-migrations configured.
  */
 int pmc_session_attach_cpu(struct pmc_session *s, unsigned int cpu);

@@ -414,7 +414,7 @@ static const char *open_hint(int err, bool at_open)
 		return "; this thread is counted by another session already: under pmcctl use "
 		       "'pmcctl run --regions', which shares its session";
 	case -EBUSY:
-		return "; the counters are in use (perf, the NMI watchdog, or 'pmcctl stat')";
+		return "; the counters are held by perf_events or the NMI watchdog";
 	default:
 		return "";
 	}

@@ -327,7 +327,7 @@ static int attach_one(struct attach_state *st, pid_t id, pid_t tid, bool found_e
 	case -EPERM:
 		return explain_eperm(o->attach, id, tid);
 	case -EBUSY:
-		return attach_busy_error("run", "cannot attach", "'pmcctl stat' counts whole CPUs now");
+		return attach_busy_error("run", "cannot attach", NULL);
 	default:
 		return session_error("run", "cannot attach", err);
 	}

@@ -266,7 +266,7 @@ static int attach_error(unsigned int cpu, int err)
 	switch (err) {
 	case -EBUSY:
 		return attach_busy_error("serve", what, "another 'pmcctl serve' or 'pmcctl stat' "
-					 "counts this CPU, or 'pmcctl run' or a libpmc program counts tasks");
+					 "counts this CPU");
 	case -EACCES:
 		fprintf(stderr, "pmcctl serve: counting whole CPUs sees every task: it needs root or "
 			"CAP_PERFMON when kernel.perf_event_paranoid > 0\n"

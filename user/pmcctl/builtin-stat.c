@@ -239,8 +239,8 @@ static int attach_error(unsigned int cpu, int err)
 		char what[48];
 
 		snprintf(what, sizeof(what), "CPU %u: busy", cpu);
-		return attach_busy_error("stat", what, "another 'pmcctl stat' counts this CPU, or "
-					 "'pmcctl run' or a libpmc program counts tasks");
+		return attach_busy_error("stat", what, "another 'pmcctl stat' or 'pmcctl serve' "
+					 "counts this CPU");
 	}
 	case -EACCES:
 		fprintf(stderr, "pmcctl stat: counting whole CPUs sees every task: it needs root or CAP_PERFMON "

@@ -208,8 +208,12 @@ int attach_busy_error(const char *cmd, const char *what, const char *excluder)
 	char holders[256];
 
 	pmu_holders(holders, sizeof(holders));
-	fprintf(stderr, "pmcctl %s: %s: %s, and CPU and task sessions exclude each other; or %s\n",
-		cmd, what, excluder, pmc_session_strerror(-EBUSY, PMCDRV_IOC_ENABLE));
+	if (excluder)
+		fprintf(stderr, "pmcctl %s: %s: %s; or %s\n", cmd, what, excluder,
+			pmc_session_strerror(-EBUSY, PMCDRV_IOC_ENABLE));
+	else
+		fprintf(stderr, "pmcctl %s: %s: %s\n", cmd, what,
+			pmc_session_strerror(-EBUSY, PMCDRV_IOC_ENABLE));
 	if (holders[0])
 		fprintf(stderr, "  perf_events users seen: %s\n", holders);
 	fprintf(stderr, "  fix: wait for that count to end; or free the PMU (sudo sysctl kernel.nmi_watchdog=0, "

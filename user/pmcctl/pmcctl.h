@@ -140,9 +140,9 @@ int session_error(const char *cmd, const char *what, int err);
  */
 void pmu_holders(char *buf, size_t len);
 /*
- * EBUSY at ATTACH: @excluder ("'pmcctl stat' counts whole CPUs now") may
- * hold the sessions of the other kind, or perf_events the PMU; says both
- * with their fixes and returns -EBUSY.
+ * EBUSY at ATTACH: @excluder ("another 'pmcctl stat' counts this CPU"; NULL
+ * for a task session, which only perf_events can keep out) may hold the
+ * CPU, or perf_events the PMU; says both with their fixes and returns -EBUSY.
  */
 int attach_busy_error(const char *cmd, const char *what, const char *excluder);
 /*

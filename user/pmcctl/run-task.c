@@ -517,8 +517,7 @@ int run_once_task(const struct run_opts *o, struct run_result *res)
 			return -EIO;
 		}
 		if (msg[0] == STAGE_ATTACH && msg[1] == EBUSY)
-			return attach_busy_error("run", "cannot attach to the command",
-						 "'pmcctl stat' counts whole CPUs now");
+			return attach_busy_error("run", "cannot attach to the command", NULL);
 		if (msg[0] == STAGE_ATTACH)
 			return session_error("run", "cannot attach to the command", -msg[1]);
 		fprintf(stderr, "pmcctl run: cannot run '%s': %s\n", o->argv[0], strerror(msg[1]));
