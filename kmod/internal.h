@@ -178,6 +178,11 @@ struct pmcd_cpu {
 	 * may execute RDPMC runs (sched.c, "Sharing a CPU").
 	 */
 	bool yielded;
+	/*
+	 * A task session's events placed on the counters this CPU's CPU
+	 * session leaves (sched.c, pmcd_task_replace()); NULL: its own program.
+	 */
+	const struct pmc_prog *alt;
 	bool suspended;			/* counters stopped across suspend */
 	bool offline;			/* torn down (cpuhp): nothing starts here */
 	s8 type;			/* hybrid: core type index (hw.c); -1: no split */
@@ -254,6 +259,7 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch);
 void pmcd_ipi_start(void *info);
 void pmcd_pinned_start(struct pmcd_session *s);
 void pmcd_cpu_scrub_for_rdpmc(void);
+void pmcd_cpu_rdpmc_now(struct pmcd_session *s);
 /* The kernel's tracepoints of @names, into @tps; -ENOENT (and a message) when one is missing. */
 int pmcd_find_tracepoints(const char *const *names, struct tracepoint **tps, unsigned int n,
 			  bool quiet);

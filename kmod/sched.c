@@ -64,8 +64,10 @@ static bool pmcd_probes_registered;
  * counters folded, stopped and scrubbed with the rest, so that thread
  * cannot read what it counts).  A task session whose programs would
  * write a register of the CPU session's (a counter, PERF_METRICS, an
- * extra register: pmc_prog_use_overlap()) yields on that CPU: it is
- * loaded, its time runs, none of its counters does.  Either way a yielded
+ * extra register: pmc_prog_use_overlap()) is placed on the counters the
+ * CPU session leaves (pmcd_task_replace()), or where it does not fit
+ * yields on that CPU: it is loaded, its time runs, none of its counters
+ * does.  Either way a yielded
  * slot's time goes to its session's time_yielded, so its READ reports
  * less time running than enabled and pmcctl scales, as perf does for an
  * event that did not get its counter.  Programs that fit together both
@@ -73,6 +75,22 @@ static bool pmcd_probes_registered;
  * set and cleared each on its own (hw.c).
  */
 static const struct pmc_prog pmcd_prog_none;
+static const struct pmcd_hw_caps *pmcd_sched_caps;
+
+/*
+ * Each CPU's re-placed program (pmcd_task_replace()), for task session
+ * @sess_id beside CPU session @pin_id, with the scratch that builds it:
+ * built at a switch-in, kept while the same two meet there again.
+ */
+struct pmcd_alt {
+	u64 sess_id;
+	u64 pin_id;
+	struct pmc_prog prog;
+	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	u32 idx[PMCDRV_MAX_EVENTS];
+};
+
+static DEFINE_PER_CPU(struct pmcd_alt, pmcd_alts);
 
 /* This CPU's slot for @s: a CPU session's, or the task sessions'.  IRQs off. */
 static struct pmcd_cpu *pmcd_slot_of(const struct pmcd_session *s)
@@ -82,13 +100,53 @@ static struct pmcd_cpu *pmcd_slot_of(const struct pmcd_session *s)
 
 static void pmcd_pinned_hold(bool hold);
 
-/* Does task session @s yield this CPU's counters to its CPU session?  IRQs off. */
+/* Does task session @s overlap this CPU's CPU session, which counts?  IRQs off. */
 static bool pmcd_task_yields(const struct pmcd_session *s)
 {
 	const struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
 
 	return unlikely(pin->sess) && !pin->yielded &&
 	       pmc_prog_use_overlap(&pin->sess->use, &s->use);
+}
+
+/*
+ * Task session @s, which overlaps this CPU's CPU session, on other
+ * counters: its events placed again as CONFIG places them
+ * (pmc_assign_counters(): fixed counters first, then the lowest free GP
+ * counter), but only on counters the CPU session leaves, in the same slot
+ * order, so that its counts fold as ever.  As perf places a task's events
+ * around a CPU's pinned ones.  NULL when they do not fit there, or the
+ * session cannot move: it multiplexes, its events name core types, it
+ * has topdown metrics, or an extra register of the CPU session's.  IRQs
+ * off; the program is this CPU's until the next call.
+ */
+static const struct pmc_prog *pmcd_task_replace(const struct pmcd_session *s)
+{
+	const struct pmcd_session *pin = this_cpu_ptr(&pmcd_cpu_pinned)->sess;
+	struct pmcd_alt *a = this_cpu_ptr(&pmcd_alts);
+	struct pmc_prog_use extra = s->use;
+	unsigned int i, n = 0;
+
+	if (s->mux || s->typed || s->prog.td_mask)
+		return NULL;
+	extra.counters = 0;
+	if (pmc_prog_use_overlap(&pin->use, &extra))
+		return NULL;
+	if (a->sess_id == s->id && a->pin_id == pin->id)
+		return &a->prog;
+	a->sess_id = 0;
+	for (i = 0; i < s->nr_events; i++) {
+		if (s->events[i].type == PMCDRV_EVENT_HW)
+			pmc_event_to_spec(&s->events[i], &a->specs[n++]);
+	}
+	if (pmc_assign_counters(a->specs, n, &pmcd_sched_caps->cpu.pm, ~pin->use.counters, a->idx))
+		return NULL;
+	pmc_prog_build(a->specs, a->idx, n, &pmcd_sched_caps->cpu.pm,
+		       pmcd_sched_caps->flags & PMCDRV_INFO_FW_WRITE, &a->prog);
+	a->prog.extra = s->prog.extra;
+	a->sess_id = s->id;
+	a->pin_id = pin->id;
+	return &a->prog;
 }
 
 /*
@@ -287,7 +345,7 @@ void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 		hrtimer_start(&pc->mux_timer, ns_to_ktime(left ? left : s->mux->interval_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	} else {
-		pc->prog = pmcd_session_prog(s, pc);
+		pc->prog = pc->alt ? pc->alt : pmcd_session_prog(s, pc);
 		pc->map = NULL;
 	}
 	if (pc->prog->nr) {
@@ -347,7 +405,12 @@ static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx, bo
 	pmcd_ctx_note_cpu(ctx, smp_processor_id());
 	pc->active = ctx;
 	pc->sess = ctx->sess;
+	pc->alt = NULL;
 	pc->yielded = pmcd_task_yields(ctx->sess);
+	if (unlikely(pc->yielded)) {
+		pc->alt = pmcd_task_replace(ctx->sess);
+		pc->yielded = !pc->alt;
+	}
 	pmcd_cpu_start(pc, scrub);
 }
 
@@ -378,6 +441,7 @@ void pmcd_cpu_sched_out(struct pmcd_cpu *pc, bool context_switch)
 	pc->active = NULL;
 	pc->sess = NULL;
 	pc->yielded = false;
+	pc->alt = NULL;
 	/* Folded: a READ that no longer sees this CPU sees the counts. */
 	smp_mb__before_atomic();
 	cpumask_clear_cpu(smp_processor_id(), &s->loaded);
@@ -409,6 +473,7 @@ static void pmcd_cpu_hand_over(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
 	cpumask_set_cpu(cpu, &ctx->sess->loaded);
 	pc->prog = pmcd_session_prog(ctx->sess, pc);
 	pc->map = NULL;
+	pc->alt = NULL;
 	pmcd_hw_handover(ctx->sess->id);
 	/* pc->last and pc->t_last are where the fold left them: from here. */
 	pmcd_self_in(pc, vals);
@@ -496,14 +561,14 @@ static void pmcd_pinned_hold(bool hold)
 }
 
 /*
- * The task slot again, as its session now fits this CPU (the CPU session
- * came, went, was held off or let go): stopped and started anew.  IRQs off.
+ * The task slot again, when it yielded or moved to other counters for a
+ * CPU session that went: stopped and started anew, on its own.  IRQs off.
  */
 static void pmcd_task_slot_again(struct pmcd_cpu *pc)
 {
 	struct pmcd_task_ctx *ctx = pc->active;
 
-	if (!ctx || pc->yielded == pmcd_task_yields(ctx->sess))
+	if (!ctx || (!pc->yielded && !pc->alt))
 		return;
 	pmcd_cpu_sched_out(pc, false);
 	pmcd_cpu_sched_in(pc, ctx, pmcd_may_rdpmc(current));
@@ -1081,6 +1146,30 @@ void pmcd_cpu_scrub_for_rdpmc(void)
 	pmcd_hw_scrub_idle();
 }
 
+/*
+ * The current thread, of task session @s, has just mapped its page: it may
+ * execute RDPMC once it returns to user space.  A CPU session that counts
+ * here is held off now, not at the thread's next switch: its counters
+ * restart on their own program, scrubbed, if they run here, or the
+ * counters are scrubbed.  Process context.
+ */
+void pmcd_cpu_rdpmc_now(struct pmcd_session *s)
+{
+	struct pmcd_cpu *pin, *pc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pin = this_cpu_ptr(&pmcd_cpu_pinned);
+	pc = this_cpu_ptr(&pmcd_cpus);
+	if (pin->sess && !pin->yielded) {
+		if (pc->active && pc->sess == s)
+			pmcd_cpu_restart(pc);
+		else if (!pc->sess)
+			pmcd_cpu_scrub_for_rdpmc();
+	}
+	local_irq_restore(flags);
+}
+
 /* IPI: start the session on this CPU if its current task is tracked by it. */
 void pmcd_ipi_start(void *info)
 {
@@ -1145,6 +1234,7 @@ int pmcd_sched_init(const struct pmcd_hw_caps *caps)
 		hrtimer_init(tp, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		tp->function = pmcd_mux_tick;
 	}
+	pmcd_sched_caps = caps;
 	if (caps->flags & PMCDRV_INFO_ARCH_PERFMON)
 		pmcd_fold_period = max(1UL, msecs_to_jiffies(pmc_fold_period_ms(&caps->cpu.pm)));
 	for (i = 0; i < ARRAY_SIZE(pmcd_probes); i++)

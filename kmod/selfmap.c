@@ -146,6 +146,9 @@ int pmcd_self_mmap(struct pmcd_session *s, struct vm_area_struct *vma)
 	vma->vm_ops = &pmcd_self_vm_ops;
 	vma->vm_private_data = ctx->self;
 	pmcd_self_vm_open(vma);
+	/* RDPMC from this thread's return to user space: not beside a CPU session's counts. */
+	if (ctx->self->rdpmc)
+		pmcd_cpu_rdpmc_now(s);
 	return 0;
 }
 

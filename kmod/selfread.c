@@ -129,9 +129,14 @@ static u64 pmcd_self_ns(const struct pmcd_self *self, u64 delta)
 
 /* ---- the thread's counts: its CPU, IRQs off -------------------------------- */
 
+/*
+ * Do pc->active's counters run here?  Its program (pc->prog: the
+ * session's, its core type's, or beside a CPU session another placement
+ * or none; a self-read session does not multiplex).
+ */
 static bool pmcd_self_hw(const struct pmcd_cpu *pc)
 {
-	return pc->sess->prog.nr && !pc->suspended;
+	return pc->prog->nr && !pc->suspended;
 }
 
 /* Add what the thread counted since the last update, up to @raw (NULL: no hardware). */
@@ -208,7 +213,7 @@ static const u64 *pmcd_self_raw(struct pmcd_cpu *pc, const u64 *raw, u64 *buf)
 	if (!pmcd_self_hw(pc))
 		return NULL;
 	if (!raw) {
-		pmcd_hw_read(&pc->sess->prog, buf);
+		pmcd_hw_read(pc->prog, buf);
 		raw = buf;
 	}
 	return raw;
@@ -222,7 +227,7 @@ void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw)
 
 	raw = pmcd_self_raw(pc, raw, buf);
 	if (raw)
-		memcpy(self->base, raw, pc->sess->prog.nr * sizeof(*raw));
+		memcpy(self->base, raw, pc->prog->nr * sizeof(*raw));
 	self->t_base = pmcd_self_clock(self);
 	self->counting = true;
 	if (self->last_cpu >= 0 && self->last_cpu != cpu)
@@ -239,7 +244,7 @@ void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw)
 
 	if (!self->counting)
 		return;
-	pmcd_self_account(self, &pc->sess->prog, pmcd_self_raw(pc, raw, buf));
+	pmcd_self_account(self, pc->prog, pmcd_self_raw(pc, raw, buf));
 	self->counting = false;
 	pmcd_self_publish(self, pc->sess, false);
 }
@@ -252,7 +257,7 @@ void pmcd_self_fold(struct pmcd_cpu *pc, const u64 *raw)
 	if (!self->counting)
 		return;
 	raw = pmcd_self_raw(pc, raw, buf);
-	pmcd_self_account(self, &pc->sess->prog, raw);
+	pmcd_self_account(self, pc->prog, raw);
 	pmcd_self_publish(self, pc->sess, raw);
 }
 
