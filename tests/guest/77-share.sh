@@ -41,30 +41,32 @@ if ! have_pmu; then
 	exit 0
 fi
 
+# share WHAT CPU_EVENTS TASK_EVENTS: stat -C 1 with CPU_EVENTS around run with TASK_EVENTS of
+# the loop pinned to CPU 1 (their CSV in /tmp/share-cpu and /tmp/share-task); then the CPU
+# session's CPU_EVENT (the first) saw the loop, on its counter all its time.
+share() {
+	local ev=${2%%,*} cpu
+	pmcctl stat -C 1 -x, -e "$2" -o /tmp/share-cpu -- \
+		taskset -c 1 pmcctl run -x, -e "$3" -o /tmp/share-task -- $loop "$(n $N)"
+	expect_eq "$1: exit 0" "$?" 0
+	cpu=$(col "$ev" 1 </tmp/share-cpu)
+	check "$1: the CPU session (pinned) counted the loop ($ev ${cpu:-none} >= $want)" \
+		test "${cpu:-0}" -ge $want
+	check "$1: the CPU session's counter ran all its time ($(col "$ev" 5 </tmp/share-cpu)%, to 0.1%)" \
+		near "$(col "$ev" 5 </tmp/share-cpu)" 100 0.1
+}
+
 # ---- apart: fixed counter 2 for the CPU; fixed 0 and GP 0 for the task -----------------------
 # (r00c0 goes to GP counter 0 when instructions, the same event, has fixed counter 0)
-pmcctl stat -C 1 -x, -e ref-cycles:u -o /tmp/share-cpu -- \
-	taskset -c 1 pmcctl run -x, -e instructions:u,r00c0:u -o /tmp/share-task -- $loop "$(n $N)"
-expect_eq "apart: exit 0" "$?" 0
+# ref-cycles:u counts the loop's instructions under icount.
+share apart ref-cycles:u instructions:u,r00c0:u
 expect_eq "apart: the task's instructions:u (fixed 0) exactly 2N+103" \
 	"$(col instructions:u 1 </tmp/share-task)" $want
 expect_eq "apart: the task's r00c0:u (GP 0) exactly 2N+103" "$(col r00c0:u 1 </tmp/share-task)" $want
 expect_eq "apart: the task's counters ran all its time (100%)" "$(col r00c0:u 5 </tmp/share-task)" 100.00
-cpu=$(col ref-cycles:u 1 </tmp/share-cpu)
-check "apart: the CPU session's ref-cycles:u (fixed 2; icount: instructions) saw the loop (${cpu:-none} >= $want)" \
-	test "${cpu:-0}" -ge $want
-pct=$(col ref-cycles:u 5 </tmp/share-cpu)
-check "apart: the CPU session's counter ran (${pct:-none}% >= 99.9%)" near "${pct:-0}" 100 0.1
 
 # ---- placed around it: fixed counter 0 wanted by both ---------------------------------------
-pmcctl stat -C 1 -x, -e instructions:u -o /tmp/share-cpu -- \
-	taskset -c 1 pmcctl run -x, -e instructions:u,ref-cycles:u -o /tmp/share-task -- $loop "$(n $N)"
-expect_eq "placed: exit 0" "$?" 0
-cpu=$(col instructions:u 1 </tmp/share-cpu)
-check "placed: the CPU session (pinned, fixed 0) counted the loop (${cpu:-none} >= $want)" \
-	test "${cpu:-0}" -ge $want
-expect_eq "placed: the CPU session's counter ran all its time" "$(col instructions:u 5 </tmp/share-cpu)" \
-	100.00
+share placed instructions:u instructions:u,ref-cycles:u
 expect_eq "placed: the task's instructions:u, on a GP counter there, exactly 2N+103" \
 	"$(col instructions:u 1 </tmp/share-task)" $want
 expect_eq "placed: ... all its time (100%)" "$(col instructions:u 5 </tmp/share-task)" 100.00
@@ -76,14 +78,7 @@ expect_eq "placed: the task's ref-cycles:u (fixed 2) exactly 2N+103" \
 # on a model with more (spr's 8 GP) the task yields all the same: ref-cycles has fixed 2 alone.
 all=instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,r10000c0:u
 hybrid_cpu && all=instructions:u,cycles:u,ref-cycles:u,r00c0:u,r003c:u,r013c:u,cpu_atom/event=0xc0,cmask=1/u,cpu_atom/event=0x3c,cmask=1/u,cpu_atom/event=0xc0,cmask=2/u
-pmcctl stat -C 1 -x, -e "$all" -o /tmp/share-cpu -- \
-	taskset -c 1 pmcctl run -x, -e instructions:u,ref-cycles:u -o /tmp/share-task -- $loop "$(n $N)"
-expect_eq "full: exit 0" "$?" 0
-cpu=$(col instructions:u 1 </tmp/share-cpu)
-check "full: the CPU session (pinned) counted the loop (${cpu:-none} >= $want)" \
-	test "${cpu:-0}" -ge $want
-expect_eq "full: the CPU session's counters ran all their time" "$(col r00c0:u 5 </tmp/share-cpu)" \
-	100.00
+share full "$all" instructions:u,ref-cycles:u
 expect_eq "full: the task's instructions:u did not count on CPU 1" \
 	"$(col instructions:u 1 </tmp/share-task)" "<not counted>"
 expect_eq "full: ... and its time running there is 0" "$(col instructions:u 4 </tmp/share-task)" 0
