@@ -287,13 +287,10 @@ void pmcd_cg_reset(struct pmcd_session *s)
 void pmcd_cg_read(struct pmcd_session *s, unsigned int i, struct pmcdrv_read *r)
 {
 	const struct pmcd_cg *c = &s->cg->cg[i];
-	u64 yielded = atomic64_read(&c->time_yielded);
 	unsigned int e;
 
 	/* Held off while a thread that may execute RDPMC ran (sched.c): not running. */
-	smp_rmb();	/* pairs with pmcd_cpu_account_cg()'s smp_mb__before_atomic() */
-	r->time_enabled = atomic64_read(&c->time_enabled);
-	r->time_running = r->time_enabled - min(yielded, r->time_enabled);
+	pmcd_time_read(&c->time_enabled, &c->time_yielded, &r->time_enabled, &r->time_running);
 	for (e = 0; e < s->nr_events; e++) {
 		const struct pmcdrv_event *ev = &s->events[e];
 

@@ -227,6 +227,31 @@ static inline const struct pmc_prog *pmcd_session_prog(const struct pmcd_session
 	return &t->prog[k];
 }
 
+/*
+ * A time enabled and its share yielded (sched.c, "Sharing a CPU"): add @dt
+ * to @enabled and, when @yielded, to @yielded_ns, in that order; read the
+ * running time (enabled less yielded) with the yielded share first, so that
+ * it never exceeds the enabled time it is taken from.
+ */
+static inline void pmcd_time_add(atomic64_t *enabled, atomic64_t *yielded_ns, u64 dt, bool yielded)
+{
+	atomic64_add(dt, enabled);
+	if (unlikely(yielded)) {
+		smp_mb__before_atomic();	/* enabled first: pairs with pmcd_time_read() */
+		atomic64_add(dt, yielded_ns);
+	}
+}
+
+static inline void pmcd_time_read(const atomic64_t *enabled, const atomic64_t *yielded_ns,
+				  u64 *time_enabled, u64 *time_running)
+{
+	u64 yielded = atomic64_read(yielded_ns);
+
+	smp_rmb();	/* yielded first: pairs with pmcd_time_add() */
+	*time_enabled = atomic64_read(enabled);
+	*time_running = *time_enabled - min(yielded, *time_enabled);
+}
+
 /* Calls on a session: EOWNERDEAD once revoked, EBADFD before CONFIG.  s->lock held. */
 static inline int pmcd_configured(const struct pmcd_session *s)
 {
@@ -248,7 +273,6 @@ void pmcd_ctx_free(struct pmcd_task_ctx *ctx);
 void pmcd_ctx_free_later(struct pmcd_task_ctx *ctx);
 int pmcd_probes_get(void);
 void pmcd_probes_put(void);
-void pmcd_probes_idle_now(void);
 unsigned long pmcd_probes_registrations(void);
 void pmcd_fold_arm(void);
 void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub);

@@ -101,7 +101,7 @@ static struct pmcd_cpu *pmcd_slot_of(const struct pmcd_session *s)
 static void pmcd_pinned_hold(bool hold);
 
 /* Does task session @s overlap this CPU's CPU session, which counts?  IRQs off. */
-static bool pmcd_task_yields(const struct pmcd_session *s)
+static bool pmcd_task_overlaps(const struct pmcd_session *s)
 {
 	const struct pmcd_cpu *pin = this_cpu_ptr(&pmcd_cpu_pinned);
 
@@ -198,18 +198,9 @@ static void pmcd_cpu_account_cg(struct pmcd_cpu *pc, const u64 *vals, u64 dt)
 	}
 	if (!any)
 		return;
-	atomic64_add(dt, &s->time_enabled);
-	/* Enabled, then yielded: pairs with READ's smp_rmb() (it reads yielded first). */
-	smp_mb__before_atomic();
-	if (unlikely(pc->yielded))
-		atomic64_add(dt, &s->time_yielded);
-	for_each_set_bit(c, pc->cg_mask, cgs->nr) {
-		atomic64_add(dt, &cgs->cg[c].time_enabled);
-		if (unlikely(pc->yielded)) {
-			smp_mb__before_atomic();	/* as the session's, above */
-			atomic64_add(dt, &cgs->cg[c].time_yielded);
-		}
-	}
+	pmcd_time_add(&s->time_enabled, &s->time_yielded, dt, pc->yielded);
+	for_each_set_bit(c, pc->cg_mask, cgs->nr)
+		pmcd_time_add(&cgs->cg[c].time_enabled, &cgs->cg[c].time_yielded, dt, pc->yielded);
 }
 
 /*
@@ -238,10 +229,7 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 			atomic64_add(dt, &s->hw_running[h]);
 		pc->last[i] = vals[i];
 	}
-	atomic64_add(dt, &s->time_enabled);
-	smp_mb__before_atomic();	/* enabled, then yielded: pairs with READ's smp_rmb() */
-	if (unlikely(pc->yielded))
-		atomic64_add(dt, &s->time_yielded);
+	pmcd_time_add(&s->time_enabled, &s->time_yielded, dt, pc->yielded);
 	pc->t_last = now;
 }
 
@@ -335,7 +323,7 @@ void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 
 	cpumask_set_cpu(smp_processor_id(), &s->loaded);
 	if (unlikely(pc->yielded)) {
-		/* Loaded, its time running, none of its counters (pmcd_cpu_share()). */
+		/* Loaded, its time running, none of its counters ("Sharing a CPU", above). */
 		pc->prog = &pmcd_prog_none;
 		pc->map = NULL;
 	} else if (unlikely(s->mux)) {
@@ -406,8 +394,8 @@ static void pmcd_cpu_sched_in(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx, bo
 	pc->active = ctx;
 	pc->sess = ctx->sess;
 	pc->alt = NULL;
-	pc->yielded = pmcd_task_yields(ctx->sess);
-	if (unlikely(pc->yielded)) {
+	/* Beside a CPU session it overlaps: on the counters that one leaves, or none. */
+	if (unlikely(pmcd_task_overlaps(ctx->sess))) {
 		pc->alt = pmcd_task_replace(ctx->sess);
 		pc->yielded = !pc->alt;
 	}
@@ -932,11 +920,12 @@ void pmcd_fold_arm(void)
  * waits for a grace period, so a loop of open, ATTACH and close patched
  * text twice an iteration; now at most once a second.  Lingering probes
  * find no tracked task and nothing of pmcdrv's running: they only look up
- * @next.  A CPU session cannot share the CPUs with them (the switch probe
- * would stop its counters), so it unregisters them first
- * (pmcd_probes_idle_now()).
+ * @next.  A CPU session counts beside them: the switch probe leaves its
+ * slot alone but for holding it off for a thread that may use RDPMC, and
+ * the unregistration lets go of every CPU session so held.
  */
 #define PMCD_PROBES_LINGER	HZ
+static unsigned long pmcd_probe_registrations;	/* each a text patch; INFO's figure */
 static void pmcd_probes_idle_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(pmcd_probes_idle_work, pmcd_probes_idle_fn);
 
@@ -945,8 +934,6 @@ static void pmcd_ipi_pinned_go(void *info)
 {
 	pmcd_pinned_hold(false);
 }
-
-static unsigned long pmcd_probe_registrations;	/* each a text patch; INFO's figure */
 
 static void pmcd_probes_unregister_locked(void)
 {
@@ -964,17 +951,12 @@ static void pmcd_probes_unregister_locked(void)
 		on_each_cpu(pmcd_ipi_pinned_go, NULL, 1);
 }
 
-/* No attached task session is left: unregister now.  Under pmcd_global_lock. */
-void pmcd_probes_idle_now(void)
-{
-	if (!pmcd_probe_users)
-		pmcd_probes_unregister_locked();
-}
-
+/* The linger is over: unregister, unless a task session attached meanwhile. */
 static void pmcd_probes_idle_fn(struct work_struct *work)
 {
 	mutex_lock(&pmcd_global_lock);
-	pmcd_probes_idle_now();
+	if (!pmcd_probe_users)
+		pmcd_probes_unregister_locked();
 	mutex_unlock(&pmcd_global_lock);
 }
 

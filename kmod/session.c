@@ -1044,7 +1044,6 @@ static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 
 {
 	unsigned int i, nr_tasks;
 	bool secure_exec;
-	u64 yielded;
 	int err;
 
 	mutex_lock(&s->lock);
@@ -1081,13 +1080,9 @@ static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 
 	/*
 	 * Some counter of the session runs whenever it counts on a CPU, but
 	 * where it yielded to the CPU's CPU session, or was held off for a
-	 * thread that may execute RDPMC (sched.c, "Sharing a CPU").  Yielded
-	 * is added after enabled, and read before it.
+	 * thread that may execute RDPMC (sched.c, "Sharing a CPU").
 	 */
-	yielded = atomic64_read(&s->time_yielded);
-	smp_rmb();	/* pairs with pmcd_cpu_account()'s smp_mb__before_atomic() */
-	r->time_enabled = atomic64_read(&s->time_enabled);
-	r->time_running = r->time_enabled - min(yielded, r->time_enabled);
+	pmcd_time_read(&s->time_enabled, &s->time_yielded, &r->time_enabled, &r->time_running);
 	for (i = 0; i < s->nr_events; i++) {
 		const struct pmcdrv_event *ev = &s->events[i];
 
