@@ -646,6 +646,53 @@ static int pmc_config_set_mux(const struct pmcdrv_config *cfg, struct pmc_config
 	return 0;
 }
 
+/*
+ * A hybrid part's events when together they are more than its counters:
+ * a CPU counts only the events of its own core type and those of none, so
+ * the events of no type take their counters first (the same on every
+ * type), then each type's events the counters left, where an event of
+ * each type may share one.  @specs is reordered; @counter gets each spec's
+ * counter in the order given.  0, or -ENOSPC when a type's do not fit.
+ */
+static int pmc_assign_typed(struct pmc_event_spec *specs, unsigned int n,
+			    const struct pmc_arch_perfmon *pm, u64 usable, u32 *counter)
+{
+	static const u32 types[] = { 0, PMC_CORE_TYPE_ATOM, PMC_CORE_TYPE_CORE };
+	struct pmc_event_spec sw;
+	u32 got[PMCDRV_MAX_EVENTS];
+	u8 order[PMCDRV_MAX_EVENTS], o;
+	unsigned int i, k, start, end = 0;
+	u64 left = usable;
+
+	for (i = 0; i < n; i++)
+		order[i] = (u8)i;
+	for (k = 0; k < ARRAY_SIZE(types); k++) {
+		start = end;
+		for (i = start; i < n; i++) {
+			if (specs[i].core_type != types[k])
+				continue;
+			sw = specs[i];
+			specs[i] = specs[end];
+			specs[end] = sw;
+			o = order[i];
+			order[i] = order[end];
+			order[end++] = o;
+		}
+		if (end == start)
+			continue;
+		if (pmc_assign_counters(specs + start, end - start, pm, k ? left : usable,
+					got + start))
+			return -ENOSPC;
+		for (i = start; !k && i < end; i++)
+			left &= ~(1ULL << got[i]);
+	}
+	if (end != n)
+		return -ENOSPC;		/* never: pmc_uevent_check() knows only these types */
+	for (i = 0; i < n; i++)
+		counter[order[i]] = got[i];
+	return 0;
+}
+
 int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perfmon *pm,
 		     u64 usable, u32 *counter, struct pmc_config_verdict *v)
 {
@@ -713,9 +760,11 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 	}
 	/*
 	 * Every group fits alone, and a fixed-only event alone always finds
-	 * its counter: what does not fit at once takes turns (pmc_mux_step).
+	 * its counter: what does not fit at once takes turns (pmc_mux_step);
+	 * on a hybrid part, what fits each core type's CPUs does not.
 	 */
-	if (pmc_assign_counters(specs, nhw, pm, usable, counter)) {
+	if (pmc_assign_counters(specs, nhw, pm, usable, counter) &&
+	    (!pm->hybrid || pmc_assign_typed(specs, nhw, pm, usable, counter))) {
 		for (i = 0; i < cfg->nr_events; i++)
 			counter[i] = ~0U;
 		return pmc_config_set_mux(cfg, v);
@@ -764,7 +813,7 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 	case PMC_CONFIG_TD_NEEDS_SLOTS:
 		return "a topdown metric needs topdown-slots in its group, with the same modes";
 	case PMC_CONFIG_TYPED_MUX:
-		return "events naming a core type are not multiplexed: no more than the counters";
+		return "events naming a core type are not multiplexed: fit each type's counters";
 	}
 	return "unknown configuration error";
 }
@@ -896,27 +945,22 @@ void pmc_prog_build(const struct pmc_event_spec *specs, const u32 *idx, unsigned
 	p->nr = i;
 }
 
-unsigned int pmc_prog_for_core_type(const struct pmc_prog *base, const struct pmc_event_spec *specs,
-				    u32 core_type, struct pmc_prog *out)
+unsigned int pmc_prog_for_core_type(const struct pmc_event_spec *specs, const u32 *idx,
+				    unsigned int n, u32 core_type,
+				    const struct pmc_arch_perfmon *pm, bool fw_write,
+				    struct pmc_type_work *w, struct pmc_prog *out, u8 *hw)
 {
-	unsigned int i, fx, off = 0;
+	unsigned int i, k = 0;
 
-	*out = *base;
-	for (i = 0; i < base->nr; i++) {
-		if (!specs[i].core_type || specs[i].core_type == core_type)
+	for (i = 0; i < n && i < PMCDRV_MAX_EVENTS; i++) {
+		if (specs[i].core_type && specs[i].core_type != core_type)
 			continue;
-		off++;
-		if (base->idx[i] >= PMC_TD_IDX_BASE)
-			continue;	/* never: no PERF_METRICS on a hybrid part (hw.c) */
-		if (base->idx[i] >= PMC_GLOBAL_FIXED_SHIFT) {
-			fx = base->idx[i] - PMC_GLOBAL_FIXED_SHIFT;
-			fx *= PMC_FIXED_CTRL_FIELD_BITS;
-			out->fixed_ctrl &= ~(PMC_FIXED_CTRL_FIELD << fx);
-		} else {
-			out->evtsel[i] &= ~PMC_EVTSEL_EN;
-		}
+		w->specs[k] = specs[i];
+		w->idx[k] = idx[i];
+		hw[k++] = (u8)i;
 	}
-	return off;
+	pmc_prog_build(w->specs, w->idx, k, pm, fw_write, out);
+	return n - k;
 }
 
 bool pmc_prog_handover(const struct pmc_prog *from, const struct pmc_prog *to)

@@ -56,14 +56,16 @@ struct pmcd_mux {
 /*
  * A hybrid part's session whose events name core types (perf's cpu_core/
  * and cpu_atom/): the program of each core type they name, and of every
- * other type (prog[nr]), each the session's own with the counters of the
- * other types' events held still (pmc_prog_for_core_type()).  Built at
- * CONFIG, read-only afterwards; pmcd_session_prog() picks a CPU's.
+ * other type (prog[nr]), each with only the events that count on that
+ * type, hw[k] mapping prog[k]'s slots to the session's hardware events
+ * (pmc_prog_for_core_type()).  Built at CONFIG, read-only afterwards;
+ * pmcd_session_load() picks a CPU's.
  */
 struct pmcd_typed {
 	unsigned int nr;
 	u8 core_type[PMCDRV_MAX_CORE_TYPES];
 	struct pmc_prog prog[PMCDRV_MAX_CORE_TYPES + 1];
+	u8 hw[PMCDRV_MAX_CORE_TYPES + 1][PMCDRV_MAX_EVENTS];
 };
 
 /*
@@ -213,18 +215,41 @@ static inline void pmcd_session_put(struct pmcd_session *s)
 	kref_put(&s->ref, pmcd_session_release);
 }
 
+/* Which of @t's programs runs on @pc's CPU: its core type's, or every other type's. */
+static inline unsigned int pmcd_typed_index(const struct pmcd_typed *t, const struct pmcd_cpu *pc)
+{
+	unsigned int k;
+
+	for (k = 0; k < t->nr && t->core_type[k] != pc->core_type; k++)
+		;
+	return k;
+}
+
 /* The program of @s that runs on @pc's CPU: its own, or its core type's. */
 static inline const struct pmc_prog *pmcd_session_prog(const struct pmcd_session *s,
 						       const struct pmcd_cpu *pc)
 {
-	const struct pmcd_typed *t = s->typed;
+	if (likely(!s->typed))
+		return &s->prog;
+	return &s->typed->prog[pmcd_typed_index(s->typed, pc)];
+}
+
+/*
+ * Load that program as pc->prog, with pc->map: NULL for the session's own
+ * (slot i is hardware event i), a core type's map for a core type's.
+ */
+static inline void pmcd_session_load(const struct pmcd_session *s, struct pmcd_cpu *pc)
+{
 	unsigned int k;
 
-	if (likely(!t))
-		return &s->prog;
-	for (k = 0; k < t->nr && t->core_type[k] != pc->core_type; k++)
-		;
-	return &t->prog[k];
+	if (likely(!s->typed)) {
+		pc->prog = &s->prog;
+		pc->map = NULL;
+		return;
+	}
+	k = pmcd_typed_index(s->typed, pc);
+	pc->prog = &s->typed->prog[k];
+	pc->map = s->typed->hw[k];
 }
 
 /*

@@ -188,11 +188,11 @@ static void pmcd_cpu_account_cg(struct pmcd_cpu *pc, const u64 *vals, u64 dt)
 		if (!any)
 			continue;
 		atomic64_add(d, &s->hw_vals[h]);
-		if (pc->map)
+		if (s->mux)
 			atomic64_add(dt, &s->hw_running[h]);
 		for_each_set_bit(c, pc->cg_mask, cgs->nr) {
 			atomic64_add(d, &cgs->cg[c].vals[h]);
-			if (pc->map)
+			if (s->mux)
 				atomic64_add(dt, &cgs->cg[c].running[h]);
 		}
 	}
@@ -225,7 +225,7 @@ static void pmcd_cpu_account(struct pmcd_cpu *pc, const u64 *vals)
 	for (i = 0; vals && i < p->nr; i++) {
 		h = pc->map ? pc->map[i] : i;
 		atomic64_add(pmc_delta(pc->last[i], vals[i], p->width[i]), &s->hw_vals[h]);
-		if (pc->map)
+		if (s->mux)
 			atomic64_add(dt, &s->hw_running[h]);
 		pc->last[i] = vals[i];
 	}
@@ -333,8 +333,9 @@ void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 		hrtimer_start(&pc->mux_timer, ns_to_ktime(left ? left : s->mux->interval_ns),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	} else {
-		pc->prog = pc->alt ? pc->alt : pmcd_session_prog(s, pc);
-		pc->map = NULL;
+		pmcd_session_load(s, pc);
+		if (pc->alt)
+			pc->prog = pc->alt;	/* no core types: no map */
 	}
 	if (pc->prog->nr) {
 		faults = pmcd_hw_start(pc->prog, pc->last, s->id, scrub);
@@ -459,8 +460,7 @@ static void pmcd_cpu_hand_over(struct pmcd_cpu *pc, struct pmcd_task_ctx *ctx)
 	pc->active = ctx;
 	pc->sess = ctx->sess;
 	cpumask_set_cpu(cpu, &ctx->sess->loaded);
-	pc->prog = pmcd_session_prog(ctx->sess, pc);
-	pc->map = NULL;
+	pmcd_session_load(ctx->sess, pc);
 	pc->alt = NULL;
 	pmcd_hw_handover(ctx->sess->id);
 	/* pc->last and pc->t_last are where the fold left them: from here. */

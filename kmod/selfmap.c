@@ -60,7 +60,7 @@ static int pmcd_self_current(struct pmcd_session *s, struct pmcd_task_ctx **out)
 		else if (pc->active == ctx)
 			pmcd_self_start(pc, NULL);
 		else
-			pmcd_self_publish(ctx->self, s, false);
+			pmcd_self_publish(ctx->self, s, NULL);
 		/*
 		 * Its session does not count here now (disabled, or armed for
 		 * exec): the thread reads zeros, not what the last session

@@ -139,14 +139,19 @@ static bool pmcd_self_hw(const struct pmcd_cpu *pc)
 	return pc->prog->nr && !pc->suspended;
 }
 
-/* Add what the thread counted since the last update, up to @raw (NULL: no hardware). */
-static void pmcd_self_account(struct pmcd_self *self, const struct pmc_prog *p, const u64 *raw)
+/*
+ * Add what the thread counted since the last update, up to @raw (NULL: no
+ * hardware): base[] by the slots of pc->prog, acc[] by hardware event.
+ */
+static void pmcd_self_account(struct pmcd_self *self, const struct pmcd_cpu *pc, const u64 *raw)
 {
+	const struct pmc_prog *p = pc->prog;
 	u64 now = pmcd_self_clock(self);
-	unsigned int i;
+	unsigned int i, h;
 
 	for (i = 0; raw && i < p->nr; i++) {
-		self->acc[i] += pmc_delta(self->base[i], raw[i], p->width[i]);
+		h = pc->map ? pc->map[i] : i;
+		self->acc[h] += pmc_delta(self->base[i], raw[i], p->width[i]);
 		self->base[i] = raw[i];
 	}
 	self->t_acc += pmcd_self_ns(self, now - self->t_base);
@@ -168,16 +173,37 @@ u64 pmcd_self_value(const struct pmcd_self *self, const struct pmcd_session *s,
 	return self->nr_migrations;
 }
 
-/* Write the page from @self: @live, the hardware indexes are valid. */
-void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s, bool live)
+/*
+ * The slot of pc->prog that counts hardware event @h; -1 when none does
+ * (an event of another core type).
+ */
+static int pmcd_self_slot(const struct pmcd_cpu *pc, int h)
+{
+	unsigned int j;
+
+	if (!pc->map)
+		return h < (int)pc->prog->nr ? h : -1;
+	for (j = 0; j < pc->prog->nr; j++) {
+		if (pc->map[j] == h)
+			return j;
+	}
+	return -1;
+}
+
+/*
+ * Write the page from @self; @pc: the counters run, as pc->prog has them
+ * (the hardware indexes are valid), NULL: they do not.
+ */
+void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s,
+		       const struct pmcd_cpu *pc)
 {
 	struct pmcdrv_self_page *pg = self->pg;
 	unsigned int i;
-	int slot;
+	int slot, j;
 
 	WRITE_ONCE(pg->seq, pg->seq + 1);
 	barrier();
-	pg->flags = (live ? PMCDRV_SELF_COUNTING : 0) | (self->rdpmc ? PMCDRV_SELF_RDPMC : 0);
+	pg->flags = (pc ? PMCDRV_SELF_COUNTING : 0) | (self->rdpmc ? PMCDRV_SELF_RDPMC : 0);
 	pg->core_type = self->core_type;
 	pg->time_enabled = self->t_acc;
 	pg->time_running = self->t_acc;
@@ -192,12 +218,13 @@ void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s, boo
 		struct pmcdrv_self_event *e = &pg->events[i];
 
 		slot = s->hw_slot[i];
+		j = slot >= 0 && pc ? pmcd_self_slot(pc, slot) : -1;
 		e->offset = pmcd_self_value(self, s, i);
 		e->width = slot >= 0 ? s->prog.width[slot] : 0;
 		e->mask = e->width ? GENMASK_ULL(e->width - 1, 0) : 0;
-		if (slot >= 0 && live) {
-			e->index = pmcd_hw_rdpmc_ecx(s->prog.idx[slot]) + 1;
-			e->base = self->base[slot];
+		if (j >= 0) {
+			e->index = pmcd_hw_rdpmc_ecx(pc->prog->idx[j]) + 1;
+			e->base = self->base[j];
 		} else {
 			e->index = 0;
 			e->base = 0;
@@ -234,7 +261,7 @@ void pmcd_self_start(struct pmcd_cpu *pc, const u64 *raw)
 		self->nr_migrations++;
 	self->last_cpu = cpu;
 	self->core_type = pc->core_type;
-	pmcd_self_publish(self, pc->sess, raw);
+	pmcd_self_publish(self, pc->sess, raw ? pc : NULL);
 }
 
 void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw)
@@ -244,9 +271,9 @@ void pmcd_self_stop(struct pmcd_cpu *pc, const u64 *raw)
 
 	if (!self->counting)
 		return;
-	pmcd_self_account(self, pc->prog, pmcd_self_raw(pc, raw, buf));
+	pmcd_self_account(self, pc, pmcd_self_raw(pc, raw, buf));
 	self->counting = false;
-	pmcd_self_publish(self, pc->sess, false);
+	pmcd_self_publish(self, pc->sess, NULL);
 }
 
 void pmcd_self_fold(struct pmcd_cpu *pc, const u64 *raw)
@@ -257,8 +284,8 @@ void pmcd_self_fold(struct pmcd_cpu *pc, const u64 *raw)
 	if (!self->counting)
 		return;
 	raw = pmcd_self_raw(pc, raw, buf);
-	pmcd_self_account(self, pc->prog, raw);
-	pmcd_self_publish(self, pc->sess, raw);
+	pmcd_self_account(self, pc, raw);
+	pmcd_self_publish(self, pc->sess, raw ? pc : NULL);
 }
 
 /* ---- lifetime ----------------------------------------------------------------- */

@@ -26,8 +26,8 @@ struct pmcd_self {
 	struct page *page;
 	struct pmcdrv_self_page *pg;	/* page_address(page) */
 	/* Below: on the thread's CPU with IRQs off, or by the thread with IRQs off. */
-	u64 acc[PMCDRV_MAX_EVENTS];	/* per hardware slot, up to base[] */
-	u64 base[PMCDRV_MAX_EVENTS];	/* raw counter values at the last update */
+	u64 acc[PMCDRV_MAX_EVENTS];	/* per hardware event, up to base[] */
+	u64 base[PMCDRV_MAX_EVENTS];	/* raw values at the last update, by slot of pc->prog */
 	u64 t_acc;			/* ns counted, up to t_base */
 	u64 t_base;			/* TSC (tsc) or local_clock() at the last update */
 	u64 nr_switches;
@@ -44,7 +44,8 @@ struct pmcd_self {
 
 /* selfread.c, for the entry points (selfmap.c): the record, its page and mappings */
 struct pmcd_self *pmcd_self_alloc(const struct pmcd_session *s);
-void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s, bool live);
+void pmcd_self_publish(struct pmcd_self *self, const struct pmcd_session *s,
+		       const struct pmcd_cpu *pc);
 u64 pmcd_self_value(const struct pmcd_self *self, const struct pmcd_session *s, unsigned int i);
 int pmcd_self_maps_prepare(struct mm_struct *mm);
 void pmcd_self_map_count(struct pmcd_self *self, struct mm_struct *mm, bool add);

@@ -502,12 +502,15 @@ static int pmcd_mux_build(struct pmcd_session *s, const struct pmcdrv_config *cf
 /*
  * The programs of a session whose events name core types: one per type
  * named, in the order first named, then one for every other type
- * (pmcd_session_prog()).  The core types are checked: CONFIG refuses them
- * together with multiplexing (pmc_config_check()).
+ * (pmcd_session_load()), each with only the events that count there, on
+ * the counters pmc_config_check() gave them (no multiplexing: CONFIG
+ * refuses core types with it).  What each writes is the session's use.
  */
-static void pmcd_typed_build(struct pmcd_typed *t, const struct pmc_prog *base,
-			     const struct pmc_event_spec *specs, unsigned int nhw)
+static void pmcd_typed_build(struct pmcd_session *s, const struct pmc_event_spec *specs,
+			     const u32 *idx, unsigned int nhw, struct pmc_type_work *w)
 {
+	struct pmcd_typed *t = s->typed;
+	bool fw = pmcd_caps->flags & PMCDRV_INFO_FW_WRITE;
 	unsigned int i, k;
 
 	for (i = 0; i < nhw; i++) {
@@ -518,9 +521,12 @@ static void pmcd_typed_build(struct pmcd_typed *t, const struct pmc_prog *base,
 		if (k == t->nr && t->nr < PMCDRV_MAX_CORE_TYPES)
 			t->core_type[t->nr++] = specs[i].core_type;
 	}
-	for (k = 0; k < t->nr; k++)
-		pmc_prog_for_core_type(base, specs, t->core_type[k], &t->prog[k]);
-	pmc_prog_for_core_type(base, specs, 0, &t->prog[t->nr]);
+	for (k = 0; k <= t->nr; k++) {
+		pmc_prog_for_core_type(specs, idx, nhw, k < t->nr ? t->core_type[k] : 0,
+				       &pmcd_caps->cpu.pm, fw, w, &t->prog[k], t->hw[k]);
+		t->prog[k].extra = s->prog.extra;
+		pmc_prog_use(&t->prog[k], &s->use);
+	}
 }
 
 int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
@@ -530,6 +536,7 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	struct pmcd_config_scratch {
 		struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
 		u32 counter[PMCDRV_MAX_EVENTS], idx[PMCDRV_MAX_EVENTS];
+		struct pmc_type_work type;
 	} *w;
 	struct pmc_config_verdict v;
 	struct pmc_extra_prog xp;
@@ -601,10 +608,14 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		pmc_prog_build(w->specs, w->idx, nhw, &pmcd_caps->cpu.pm,
 			       pmcd_caps->flags & PMCDRV_INFO_FW_WRITE, &s->prog);
 		s->prog.extra = xp;
+		/*
+		 * With core types, events of two types may share a counter
+		 * here: this program is never loaded, each type's is.
+		 */
 		if (s->typed)
-			pmcd_typed_build(s->typed, &s->prog, w->specs, nhw);
-		/* A core type's program writes no counter the session's does not. */
-		pmc_prog_use(&s->prog, &s->use);
+			pmcd_typed_build(s, w->specs, w->idx, nhw, &w->type);
+		else
+			pmc_prog_use(&s->prog, &s->use);
 	}
 	memcpy(s->events, cfg->events, sizeof(s->events));
 	s->nr_events = cfg->nr_events;

@@ -605,15 +605,23 @@ void pmc_prog_use(const struct pmc_prog *p, struct pmc_prog_use *u);
 bool pmc_prog_use_overlap(const struct pmc_prog_use *a, const struct pmc_prog_use *b);
 
 /*
- * @base as it runs on a CPU of core type @core_type (PMC_CORE_TYPE_*) of a
- * hybrid part: the counter of an event that names another core type
- * (@specs[i], the event on @base's counter i) is written as in @base but
- * not enabled (no EVTSEL.EN, a zero FIXED_CTR_CTRL field), so it holds
- * still there.  Every other field is @base's.  Returns how many counters
- * were so disabled.
+ * The program of a session whose events name core types, as it runs on a
+ * CPU of core type @core_type (PMC_CORE_TYPE_*; 0: a type no event names)
+ * of a hybrid part: only the events that count there (naming no core type,
+ * or @core_type), each on the counter @idx gave it (pmc_config_check():
+ * events of two different types may share one), in the session's order;
+ * @hw[k] is slot k's event among the session's @n hardware events.  @w is
+ * scratch.  Returns how many events were left out.
  */
-unsigned int pmc_prog_for_core_type(const struct pmc_prog *base, const struct pmc_event_spec *specs,
-				    u32 core_type, struct pmc_prog *out);
+struct pmc_type_work {
+	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	u32 idx[PMCDRV_MAX_EVENTS];
+};
+
+unsigned int pmc_prog_for_core_type(const struct pmc_event_spec *specs, const u32 *idx,
+				    unsigned int n, u32 core_type,
+				    const struct pmc_arch_perfmon *pm, bool fw_write,
+				    struct pmc_type_work *w, struct pmc_prog *out, u8 *hw);
 
 /* ---- Counter arithmetic ------------------------------------------------ */
 /* Increment of a @width-bit counter from @prev to @now, wrap-safe for any width 1..64. */

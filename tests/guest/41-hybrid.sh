@@ -17,7 +17,11 @@
 #   - events of one core type (cpu_core/EVENT/, cpu_atom/EVENT/, named from
 #     the kernel's data per type): exact on their type, 0 on the other,
 #     adding up to the sum when the task moved, with their share of the
-#     time; more than the counters refused (not multiplexed)
+#     time; more than a type's counters refused (not multiplexed), and
+#     more than the counters that fit each type's (six GP events of each
+#     type and one of none) counted exactly on each
+#   - the self-read page of such a session on each type: its type's events
+#     each on a counter of its own, the other type's with no index
 #   - a model-specific event without a core type is refused, naming why
 #   - stat -a -A: each CPU's row at its own type's ratio; the MSR device's
 #     one-CPU count on each type, naming the core type
@@ -213,8 +217,8 @@ else
 fi
 
 # ---- events of one core type: cpu_core/EVENT/ and cpu_atom/EVENT/ -----------------------
-# Each counts on CPUs of its type alone (on the other its counter is written
-# but not enabled); its row is raw, with the share of the time on its type.
+# Each counts on CPUs of its type alone (the other type's program leaves it out,
+# and its counter to that type's events); its row is raw, with the share of the time on its type.
 # INST_RETIRED.ANY_P (0xc0 on a GP counter) by its name in the kernel's data
 # for each type, beside perf's split of instructions:u.
 tev="cpu_core/INST_RETIRED.ANY_P/:u,cpu_atom/INST_RETIRED.ANY_P/:u,cpu_core/instructions/:u"
@@ -265,6 +269,39 @@ for i in 1 2 3 4 5 6 7; do ev7="$ev7,cpu_core/INST_RETIRED.ANY_P/:u"; done
 out=$(pmcctl run -e "$ev7" -- true 2>&1)
 check "8 typed events on 6 GP and fixed counter 0: refused (not multiplexed), saying so" \
 	grep -q "not multiplexed" <<<"$out"
+# Six GP events of each type and instructions (fixed counter 0) of none: 13
+# events, more than the 9 counters, but 7 on each type's CPUs.  A CPU loads
+# only its own type's (the other type's share its GP counters): counted, not
+# multiplexed, each row exact on its type.
+ev13=instructions:u
+for t in cpu_core cpu_atom; do
+	for i in 1 2 3 4 5 6; do ev13="$ev13,$t/INST_RETIRED.ANY_P/:u"; done
+done
+vals() { awk -F, -v e="$1" '$3 == e { print $1 }' | sort -u | tr '\n' ' '; }
+for c in 0 1; do
+	me=$([ $c = 0 ] && echo cpu_core || echo cpu_atom)
+	other=$([ $c = 0 ] && echo cpu_atom || echo cpu_core)
+	out=$(taskset -c $c pmcctl run -x, -e "$ev13" -- $loop "$(n $N)" 2>&1 >/dev/null)
+	expect_eq "13 events, pinned to CPU $c: exit 0" "$?" 0
+	expect_eq "13 events, pinned to CPU $c: instructions:u exactly 2N+103" "$(val instructions:u <<<"$out")" "$want"
+	expect_eq "13 events, pinned to CPU $c: each of the six $me/INST_RETIRED.ANY_P/:u exactly 2N+103" \
+		"$(vals "$me/INST_RETIRED.ANY_P/:u" <<<"$out")" "$want "
+	expect_eq "13 events, pinned to CPU $c: each of the six $other/INST_RETIRED.ANY_P/:u 0" \
+		"$(vals "$other/INST_RETIRED.ANY_P/:u" <<<"$out")" "0 "
+	expect_eq "13 events, pinned to CPU $c: instructions:u on its counter all the time (not multiplexed)" \
+		"$(awk -F, '$3 == "instructions:u" { print $5 }' <<<"$out")" "100.00"
+done
+pmcctl run -x, -e "$ev13" -o /tmp/hyb13 -- $loop "$big" &
+moves=$(shuttle $!)
+tc=$(vals cpu_core/INST_RETIRED.ANY_P/:u </tmp/hyb13) ta=$(vals cpu_atom/INST_RETIRED.ANY_P/:u </tmp/hyb13)
+tc=${tc% } ta=${ta% }
+check "13 events, moved ($moves moves): the six of each type agree (P ${tc}, E ${ta})" \
+	test "$(wc -w <<<"$tc")" = 1 -a "$(wc -w <<<"$ta")" = 1
+expect_eq "13 events, moved: a P-core row and an E-core row add up to 2N+103 exactly" \
+	$((${tc:-0} + ${ta:-0})) $((2 * 10#$big + 103))
+check "13 events, moved: each type counted a share (P ${tc}, E ${ta})" test "${tc:-0}" -gt 0 -a "${ta:-0}" -gt 0
+expect_eq "13 events, moved: instructions:u exactly 2N+103" "$(val instructions:u </tmp/hyb13)" \
+	$((2 * 10#$big + 103))
 
 # -M: the kernel's data has metrics of each core type (tma_info_thread_ipc over
 # cpu_core events, tma_info_core_ipc over cpu_atom ones).  Each is computed

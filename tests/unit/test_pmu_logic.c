@@ -310,10 +310,30 @@ static void test_describe_cpu(void)
 /* ---- events ---- */
 
 /*
- * A hybrid session's program per core type: the counters of the other
- * type's events written but not enabled (EVTSEL.EN off, fixed field 0),
- * everything else as the session's own; and CONFIG refusing core types
- * with multiplexing.
+ * @cfg with @n user-mode GP events @event of core types: umask i and the
+ * two types in turn (P-core first) with @alternate, else all P-core's.
+ */
+static void typed_gp(struct pmcdrv_config *cfg, unsigned int n, u32 event, bool alternate)
+{
+	unsigned int i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nr_events = n;
+	for (i = 0; i < n; i++) {
+		cfg->events[i].type = PMCDRV_EVENT_HW;
+		cfg->events[i].event = event;
+		cfg->events[i].umask = alternate ? i : 0;
+		cfg->events[i].flags = PMCDRV_EVF_USER;
+		cfg->events[i].core_type = alternate && i % 2 ? PMCDRV_CORE_TYPE_ATOM :
+							      PMCDRV_CORE_TYPE_CORE;
+	}
+}
+
+/*
+ * A hybrid session's program per core type: only the events that count on
+ * that type, on their counters, mapped back to the session's; and CONFIG:
+ * each type's events, with those of none, fit that type's counters, where
+ * events of two types share counters; more is refused, not multiplexed.
  */
 static void test_prog_for_core_type(void)
 {
@@ -327,39 +347,71 @@ static void test_prog_for_core_type(void)
 		{ .event = 0x3c, .flags = PMC_EVF_USER },
 		{ .event = 0xc4, .umask = 0x11, .flags = PMC_EVF_USER, .core_type = PMC_CORE_TYPE_CORE },
 	};
-	const u32 idx[] = { PMC_GLOBAL_FIXED_SHIFT, 0, 1, 2 };
-	struct pmc_prog base, p;
+	const u32 idx[] = { PMC_GLOBAL_FIXED_SHIFT, 0, 1, 0 };	/* events 1 and 3 share GP 0 */
+	const struct pmcdrv_event inst = { .type = PMCDRV_EVENT_HW, .event = PMC_EVENT_FIXED_PSEUDO,
+					   .umask = 1, .flags = PMCDRV_EVF_USER };
+	static struct pmc_type_work w;
+	struct pmc_prog p, q;
 	struct pmcdrv_config cfg;
 	struct pmc_config_verdict v;
-	u32 counter[PMCDRV_MAX_EVENTS];
-	unsigned int i;
+	u32 counter[PMCDRV_MAX_EVENTS], seen;
+	u8 hw[PMCDRV_MAX_EVENTS];
+	unsigned int i, k;
 
-	pmc_prog_build(specs, idx, 4, &pm, true, &base);
-	CU_ASSERT_EQUAL(pmc_prog_for_core_type(&base, specs, PMC_CORE_TYPE_CORE, &p), 1);
-	CU_ASSERT(p.evtsel[1] == (base.evtsel[1] & ~PMC_EVTSEL_EN) && (base.evtsel[1] & PMC_EVTSEL_EN));
-	CU_ASSERT(p.evtsel[2] == base.evtsel[2] && p.evtsel[3] == base.evtsel[3]);
-	CU_ASSERT(p.fixed_ctrl == base.fixed_ctrl && p.fixed_ctrl != 0);
-	CU_ASSERT(p.global_mask == base.global_mask && p.nr == 4 && p.sel_msr[1] == base.sel_msr[1]);
-	CU_ASSERT_EQUAL(pmc_prog_for_core_type(&base, specs, PMC_CORE_TYPE_ATOM, &p), 2);
-	CU_ASSERT_EQUAL(p.fixed_ctrl & PMC_FIXED_CTRL_FIELD, 0);	/* fixed 0 holds still */
-	CU_ASSERT(p.fixed_ctrl_mask == base.fixed_ctrl_mask);		/* but is written */
-	CU_ASSERT(p.evtsel[1] == base.evtsel[1] && !(p.evtsel[3] & PMC_EVTSEL_EN) &&
-		  p.evtsel[2] == base.evtsel[2]);
-	/* every other type: only the events of no core type count */
-	CU_ASSERT_EQUAL(pmc_prog_for_core_type(&base, specs, 0, &p), 3);
-	CU_ASSERT(p.evtsel[2] & PMC_EVTSEL_EN);
-	/* a program the other type's counters hold still in is no handover of the base */
-	CU_ASSERT_FALSE(pmc_prog_handover(&base, &p));
+	CU_ASSERT_EQUAL(pmc_prog_for_core_type(specs, idx, 4, PMC_CORE_TYPE_CORE, &pm, true, &w,
+					       &p, hw), 1);
+	CU_ASSERT(p.nr == 3 && hw[0] == 0 && hw[1] == 2 && hw[2] == 3);
+	CU_ASSERT(p.idx[0] == PMC_GLOBAL_FIXED_SHIFT && p.idx[1] == 1 && p.idx[2] == 0);
+	CU_ASSERT(p.fixed_ctrl != 0 && (p.evtsel[2] & PMC_EVTSEL_EN) && (p.evtsel[2] & 0xff) == 0xc4 &&
+		  ((p.evtsel[2] >> 8) & 0xff) == 0x11);
+	CU_ASSERT_EQUAL(p.global_mask, (1ULL << PMC_GLOBAL_FIXED_SHIFT) | 3);
+	CU_ASSERT_EQUAL(pmc_prog_for_core_type(specs, idx, 4, PMC_CORE_TYPE_ATOM, &pm, true, &w,
+					       &q, hw), 2);
+	CU_ASSERT(q.nr == 2 && hw[0] == 1 && hw[1] == 2 && q.idx[0] == 0 && q.idx[1] == 1);
+	CU_ASSERT(q.fixed_ctrl == 0 && ((q.evtsel[0] >> 8) & 0xff) == 0x7e);
+	/* two types' programs are no handover of each other */
+	CU_ASSERT_FALSE(pmc_prog_handover(&p, &q));
+	/* every other type: only the event of no core type */
+	CU_ASSERT_EQUAL(pmc_prog_for_core_type(specs, idx, 4, 0, &pm, true, &w, &q, hw), 3);
+	CU_ASSERT(q.nr == 1 && hw[0] == 2 && q.idx[0] == 1);
+
+	/*
+	 * CONFIG: 6 GP events of each type, and one of none on fixed counter 0:
+	 * 13 events, more than the 9 counters, but 7 on each type's CPUs.
+	 */
+	typed_gp(&cfg, 12, 0xc4, true);
+	cfg.nr_events = 13;
+	cfg.events[12] = inst;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT_FALSE(v.mux);
+	CU_ASSERT_EQUAL(counter[12], PMC_GLOBAL_FIXED_SHIFT);
+	/* each type's six take GP 0..5: the two types share every GP counter */
+	for (k = 0; k < 2; k++) {
+		seen = 0;
+		for (i = k; i < 12; i += 2) {
+			CU_ASSERT(counter[i] < 6);
+			seen |= counter[i] < 6 ? 1U << counter[i] : 0;
+		}
+		CU_ASSERT_EQUAL(seen, 0x3f);
+	}
+	/* not on a part without core types: there 13 events multiplex */
+	pm.hybrid = false;
+	for (i = 0; i < 12; i++)
+		cfg.events[i].core_type = 0;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
+	pm.hybrid = true;
+	typed_gp(&cfg, 12, 0xc4, true);
+	cfg.events[12] = inst;
+	/* one of no core type more: 7 GP events on each type's 6 GP counters */
+	cfg.events[13] = cfg.events[0];
+	cfg.events[13].core_type = 0;
+	cfg.nr_events = 14;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TYPED_MUX);
 
 	/* CONFIG: 8 events of one core type on 6 GP + fixed 0 would multiplex: refused */
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.nr_events = 8;
-	for (i = 0; i < 8; i++) {
-		cfg.events[i].type = PMCDRV_EVENT_HW;
-		cfg.events[i].event = 0xc0;
-		cfg.events[i].flags = PMCDRV_EVF_USER;
-		cfg.events[i].core_type = PMCDRV_CORE_TYPE_CORE;
-	}
+	typed_gp(&cfg, 8, 0xc0, false);
 	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
 	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TYPED_MUX);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "not multiplexed"));
