@@ -180,13 +180,14 @@ stage pkg tests/pkg-check.sh
 # The guest lanes: the two long ones first (the PMU lane, and the debug lane,
 # the longest with its kernel build on an empty cache), the short ones last, so
 # that with two jobs no long lane starts late (measured: docs/testing.md).
-# The PMU lane runs 75-abuse's full 1,000 load/unload cycles (the other
-# lanes its default 100): about 5 more minutes, hence the longer timeout.
+# The PMU lane runs 600 of 75-abuse's load/unload cycles (the other lanes its
+# default 100): about 4 more minutes, hence the longer timeout.  It ran 1,000
+# (741 s of the host's) until make check passed 75 minutes (docs/testing.md).
 # 64-metrics walks every metric of the model, and 74-serve abuses the
 # exporter's HTTP side, in the PMU lane only (PMCDRV_METRIC_WALK=0 in the
 # debug, 6.12 and RT lanes, PMCDRV_SERVE_ABUSE=0 in the 6.12 and RT lanes).
 lane_pmu() {
-	lstage guest-pmu tests/vm/run --timeout 2400 -- env PMCDRV_ABUSE_CYCLES=1000 tests/guest/run-all
+	lstage guest-pmu tests/vm/run --timeout 2400 -- env PMCDRV_ABUSE_CYCLES=600 tests/guest/run-all
 }
 # The debug kernel (tests/vm/kernel-debug) is built once from linux-source-6.1 and cached;
 # the module with the delay points race tests use (kmod/debug.h), and with gcov

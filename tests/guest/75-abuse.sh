@@ -11,7 +11,7 @@
 #   PMCDRV_ABUSE_SESSIONS  sessions open at once (default 1000)
 #   PMCDRV_ABUSE_TRACKED   tasks tracked by the session that is closed (default 2000)
 #   PMCDRV_ABUSE_CYCLES    load/unload cycles with sessions churning (default 100;
-#                          make check's PMU lane runs 1000).  1000 cost 4 min 41 s
+#                          make check's PMU lane runs 600).  1000 cost 4 min 41 s
 #                          of QEMU CPU time in the PMU lane (2026-11-23), so the
 #                          other lanes keep the default
 # On the debug kernel (-pmcdrv-debug-) the defaults are scaled down (see below).

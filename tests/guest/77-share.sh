@@ -96,7 +96,9 @@ taskset -c 0 pmcctl run -x, --no-scale -e instructions:u,ref-cycles:u -o /tmp/sh
 moves=$(shuttle $!)
 raw=$(col instructions:u 1 </tmp/share-raw)
 pct=$(col instructions:u 5 </tmp/share-raw)
-kill -INT $stat
+# TERM, not INT: stat passes it on to its command (Ctrl-C reaches that from the terminal),
+# so the sleep ends now, not in 30 s.
+kill -TERM $stat
 wait $stat
 big=$((2 * N * 50 + 103))
 check "moved: the loop was moved between the CPUs ($moves moves)" test "$moves" -ge 2
