@@ -281,6 +281,34 @@ enum pmc_type_counters_from pmc_hybrid_type_counters(const struct pmc_cpu_desc *
 	return PMC_TYPE_COUNTERS_MODEL;
 }
 
+static int pmc_type_slot(u32 core_type)
+{
+	if (core_type == PMC_CORE_TYPE_CORE)
+		return 0;
+	return core_type == PMC_CORE_TYPE_ATOM ? 1 : -1;
+}
+
+void pmc_type_perfmon(const struct pmc_arch_perfmon *pm, u32 core_type,
+		      struct pmc_arch_perfmon *out)
+{
+	int k = pmc_type_slot(core_type);
+
+	*out = *pm;
+	if (k >= 0 && pm->type_gp[k] > pm->num_gp)
+		out->num_gp = pm->type_gp[k];
+}
+
+void pmc_type_set_gp(struct pmc_arch_perfmon *pm, u32 core_type, u64 gp_mask)
+{
+	int k = pmc_type_slot(core_type);
+	u32 n = 0;
+
+	while (n < PMC_MAX_GP && (gp_mask & (1ULL << n)))
+		n++;
+	if (k >= 0)
+		pm->type_gp[k] = n > pm->num_gp ? n : 0;
+}
+
 const char *pmc_core_type_pmu(u32 type)
 {
 	switch (type) {
@@ -650,14 +678,16 @@ static int pmc_config_set_mux(const struct pmcdrv_config *cfg, struct pmc_config
  * A hybrid part's events when together they are more than its counters:
  * a CPU counts only the events of its own core type and those of none, so
  * the events of no type take their counters first (the same on every
- * type), then each type's events the counters left, where an event of
- * each type may share one.  @specs is reordered; @counter gets each spec's
+ * type, of the common subset), then each type's events the counters left
+ * and those only its CPUs have (pm->type_gp), where an event of each type
+ * may share one.  @specs is reordered; @counter gets each spec's
  * counter in the order given.  0, or -ENOSPC when a type's do not fit.
  */
 static int pmc_assign_typed(struct pmc_event_spec *specs, unsigned int n,
 			    const struct pmc_arch_perfmon *pm, u64 usable, u32 *counter)
 {
 	static const u32 types[] = { 0, PMC_CORE_TYPE_ATOM, PMC_CORE_TYPE_CORE };
+	struct pmc_arch_perfmon tpm;
 	struct pmc_event_spec sw;
 	u32 got[PMCDRV_MAX_EVENTS];
 	u8 order[PMCDRV_MAX_EVENTS], o;
@@ -680,7 +710,10 @@ static int pmc_assign_typed(struct pmc_event_spec *specs, unsigned int n,
 		}
 		if (end == start)
 			continue;
-		if (pmc_assign_counters(specs + start, end - start, pm, k ? left : usable,
+		/* a type's events also take the counters only its CPUs have */
+		pmc_type_perfmon(pm, types[k], &tpm);
+		if (pmc_assign_counters(specs + start, end - start, &tpm,
+					k ? left | (usable & ~pmc_counter_mask(pm)) : usable,
 					got + start))
 			return -ENOSPC;
 		for (i = start; !k && i < end; i++)

@@ -90,26 +90,77 @@ static void pmcd_hw_probe_extra(struct pmcd_hw_caps *caps)
  * (an entry is written before the count that covers it is published).
  */
 static bool pmcd_hw_hybrid;
+static struct pmc_cpu_desc pmcd_hw_desc;	/* the boot CPU's, from pmcd_hw_probe() */
 static u32 pmcd_core_types[PMCDRV_MAX_CORE_TYPES];
+static u64 pmcd_core_type_gp[PMCDRV_MAX_CORE_TYPES];	/* each type's GP counters */
 static unsigned int pmcd_nr_core_types;
+/*
+ * This CPU's GP counters beyond the common subset (a P-core's 6 and 7 on
+ * an Alder Lake): its sessions' counters, scrubbed and read as the others.
+ * Written by the CPU itself as it comes online.
+ */
+static DEFINE_PER_CPU(u64, pmcd_hw_type_gp);
+
+/* This CPU's GP counters, as its core type has them (pmc_hybrid_type_counters()). */
+static u64 pmcd_hw_this_type_gp(u32 type)
+{
+	struct pmc_cpuid_regs l7_1 = { 0 }, l23_0 = { 0 }, l23_1 = { 0 };
+	u64 gp, fixed;
+
+	if (pmcd_hw_desc.max_basic_leaf >= PMC_CPUID_LEAF_EXT_FEATURES)
+		cpuid_count(PMC_CPUID_LEAF_EXT_FEATURES, 1, &l7_1.eax, &l7_1.ebx, &l7_1.ecx,
+			    &l7_1.edx);
+	if (pmcd_hw_desc.max_basic_leaf >= PMC_CPUID_LEAF_PERFMON_EXT) {
+		pmcd_cpuid(PMC_CPUID_LEAF_PERFMON_EXT, &l23_0);
+		cpuid_count(PMC_CPUID_LEAF_PERFMON_EXT, PMC_CPUID_23_CNTR_SUBLEAF, &l23_1.eax,
+			    &l23_1.ebx, &l23_1.ecx, &l23_1.edx);
+	}
+	pmc_hybrid_type_counters(&pmcd_hw_desc, type, &l7_1, &l23_0, &l23_1, &gp, &fixed);
+	return gp;
+}
 
 int pmcd_hw_core_type_index(void)
 {
 	struct pmc_cpuid_regs l1a;
 	unsigned int i, nr = pmcd_nr_core_types;
+	u64 gp;
 
 	if (!pmcd_hw_hybrid)
 		return -1;
 	pmcd_cpuid(PMC_CPUID_LEAF_HYBRID, &l1a);
+	gp = pmcd_hw_this_type_gp(l1a.eax >> 24);
+	this_cpu_write(pmcd_hw_type_gp, gp & ~pmc_counter_mask(&pmcd_hw_desc.pm));
 	for (i = 0; i < nr; i++)
 		if (pmcd_core_types[i] == l1a.eax)
 			return i;
 	if (nr == PMCDRV_MAX_CORE_TYPES)
 		return -1;
 	pmcd_core_types[nr] = l1a.eax;
+	pmcd_core_type_gp[nr] = gp;
 	/* Pairs with pmcd_hw_core_types(): the entry is seen before its count. */
 	smp_store_release(&pmcd_nr_core_types, nr + 1);
 	return nr;
+}
+
+void pmcd_hw_type_perfmon(struct pmc_arch_perfmon *pm)
+{
+	const u32 *ids;
+	unsigned int t, nr = pmcd_hw_core_types(&ids);
+
+	for (t = 0; t < nr; t++)
+		pmc_type_set_gp(pm, ids[t] >> 24, pmcd_core_type_gp[t]);
+}
+
+/* The GP counters to claim: the most any core type seen has. */
+static unsigned int pmcd_hw_max_gp(const struct pmc_arch_perfmon *pm)
+{
+	struct pmc_arch_perfmon tpm = *pm;
+	unsigned int n = pm->num_gp, k;
+
+	pmcd_hw_type_perfmon(&tpm);
+	for (k = 0; k < ARRAY_SIZE(tpm.type_gp); k++)
+		n = max(n, tpm.type_gp[k]);
+	return n;
 }
 
 unsigned int pmcd_hw_core_types(const u32 **ids)
@@ -134,6 +185,7 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps)
 	if (caps->cpu.pm.hybrid)
 		caps->flags |= PMCDRV_INFO_HYBRID;
 	pmcd_hw_hybrid = caps->cpu.pm.hybrid;
+	pmcd_hw_desc = caps->cpu;
 	if (caps->cpu.hypervisor)
 		caps->flags |= PMCDRV_INFO_HYPERVISOR;
 	if (caps->cpu.pdcm &&
@@ -166,10 +218,13 @@ static int pmcd_scan_rd(void *ctx, u32 msr, u64 *val)
 static void pmcd_read_usage_cpu(void *arg)
 {
 	struct pmcd_usage_acc *acc = arg;
+	struct pmc_arch_perfmon pm = acc->caps->cpu.pm;
 	bool inuse_read;
 	u64 mask;
 
-	mask = pmc_scan_in_use(&acc->caps->cpu.pm, pmcd_scan_rd, NULL, &inuse_read);
+	/* this CPU's own GP counters too (pmcd_hw_type_gp: the low ones after num_gp) */
+	pm.num_gp += hweight64(this_cpu_read(pmcd_hw_type_gp));
+	mask = pmc_scan_in_use(&pm, pmcd_scan_rd, NULL, &inuse_read);
 	if (inuse_read)
 		atomic_set(&acc->inuse_read, 1);
 	atomic64_or(mask, &acc->in_use);
@@ -188,12 +243,12 @@ static void pmcd_read_usage_cpu(void *arg)
 static u64 pmcd_reserved_by_others(const struct pmcd_hw_caps *caps)
 {
 	const struct pmc_arch_perfmon *pm = &caps->cpu.pm;
+	unsigned int i, n = pmcd_hw_max_gp(pm);
 	u64 mask = 0;
-	unsigned int i;
 
 	if (!boot_cpu_has(X86_FEATURE_ARCH_PERFMON))
 		return 0;
-	for (i = 0; i < pm->num_gp; i++) {
+	for (i = 0; i < n; i++) {
 		if (reserve_perfctr_nmi(PMC_MSR_PMC0 + i))
 			release_perfctr_nmi(PMC_MSR_PMC0 + i);
 		else
@@ -310,7 +365,14 @@ static bool pmcd_hw_claimed;		/* between a claim and its release */
 /* For pmcd_hw_clear_cpu(), set at each claim: */
 static u32 pmcd_hw_gp_ctr0;		/* PMC0, or A_PMC0 with full-width writes */
 static bool pmcd_hw_has_global;		/* version >= 2 */
-static u64 pmcd_hw_all;			/* GLOBAL_CTRL bits of every counter */
+static u64 pmcd_hw_all;			/* GLOBAL_CTRL bits of every common counter */
+static unsigned int pmcd_hw_nr_gp;	/* GP counters reserved (pmcd_hw_max_gp()) */
+
+/* GLOBAL_CTRL bits of every counter of this CPU: the common ones and its type's. */
+static u64 pmcd_hw_cpu_all(void)
+{
+	return pmcd_hw_all | this_cpu_read(pmcd_hw_type_gp);
+}
 
 static void pmcd_hw_release_gp(unsigned int n)
 {
@@ -323,12 +385,12 @@ static void pmcd_hw_release_gp(unsigned int n)
 int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 {
 	const struct pmc_arch_perfmon *pm = &caps->cpu.pm;
+	unsigned int i, n = pmcd_hw_max_gp(pm);
 	struct pmcd_hw_usage usage;
-	unsigned int i;
 
 	if (!(caps->flags & PMCDRV_INFO_ARCH_PERFMON))
 		return -ENODEV;
-	for (i = 0; i < pm->num_gp; i++) {
+	for (i = 0; i < n; i++) {
 		if (!reserve_perfctr_nmi(PMC_MSR_PMC0 + i))
 			goto busy;
 		if (!reserve_evntsel_nmi(PMC_MSR_PERFEVTSEL0 + i)) {
@@ -347,7 +409,7 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 	/* Someone who bypasses the arbitration (firmware, another driver). */
 	pmcd_hw_usage(caps, false, &usage);
 	if (usage.in_use_hw) {
-		pmcd_hw_release_gp(pm->num_gp);
+		pmcd_hw_release_gp(n);
 		pr_info_ratelimited("counters 0x%llx are enabled by another agent (firmware or a driver that bypasses the kernel's arbitration); refusing to share them\n",
 				    usage.in_use_hw);
 		return -EBUSY;
@@ -356,6 +418,7 @@ int pmcd_hw_claim(const struct pmcd_hw_caps *caps)
 	WRITE_ONCE(pmcd_hw_gen, pmcd_hw_gen + 1);
 	pmcd_hw_has_global = pm->version >= 2;
 	pmcd_hw_all = pmc_counter_mask(pm);
+	pmcd_hw_nr_gp = n;
 	WRITE_ONCE(pmcd_hw_claimed, true);
 	/* perf's marks from before are still to be met on every CPU. */
 	cpus_read_lock();
@@ -419,7 +482,7 @@ static u64 pmcd_rd_ctr(u32 idx)
 	 * read but counted as a faulted access.  No session is given one; a
 	 * test bit here keeps a bug from becoming a crash.
 	 */
-	if (unlikely(idx >= 64 || !(pmcd_hw_all & BIT_ULL(idx)))) {
+	if (unlikely(idx >= 64 || !(pmcd_hw_cpu_all() & BIT_ULL(idx)))) {
 		pmcd_fault();
 		return 0;
 	}
@@ -503,7 +566,7 @@ static void pmcd_hw_set_fixed(struct pmcd_hw_cpu *hc, u64 clear, u64 set)
  */
 static void pmcd_hw_scrub(struct pmcd_hw_cpu *hc)
 {
-	u64 left = pmcd_hw_all & ~hc->zero;
+	u64 left = pmcd_hw_cpu_all() & ~hc->zero;
 	unsigned int b;
 
 	for (b = 0; b < ARRAY_SIZE(hc->val); b++) {
@@ -547,7 +610,7 @@ void pmcd_hw_scrub_idle(void)
 	if (!READ_ONCE(pmcd_hw_claimed))
 		return;
 	hc = pmcd_hw_this();
-	if ((pmcd_hw_all & ~hc->zero) == 0)
+	if ((pmcd_hw_cpu_all() & ~hc->zero) == 0)
 		return;
 	pmcd_hw_scrub(hc);
 	/* Zeros only: whoever starts next finds them clean, after its own scrub (a no-op). */
@@ -853,5 +916,5 @@ void pmcd_hw_release(const struct pmcd_hw_caps *caps)
 	cpus_read_lock();
 	on_each_cpu(pmcd_hw_clear_ipi, NULL, 1);
 	cpus_read_unlock();
-	pmcd_hw_release_gp(caps->cpu.pm.num_gp);
+	pmcd_hw_release_gp(pmcd_hw_nr_gp);
 }

@@ -31,6 +31,8 @@ void pmcd_hw_probe(struct pmcd_hw_caps *caps);
 int pmcd_hw_core_type_index(void);
 /* The core types seen so far (CPUID.1AH:EAX each): how many, and @ids. */
 unsigned int pmcd_hw_core_types(const u32 **ids);
+/* Into @pm, the GP counters of each core type seen so far (pmc_type_set_gp()). */
+void pmcd_hw_type_perfmon(struct pmc_arch_perfmon *pm);
 
 struct pmcd_hw_usage {
 	u64 in_use_hw;		/* enable bits seen set on any online CPU */

@@ -537,6 +537,7 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
 		u32 counter[PMCDRV_MAX_EVENTS], idx[PMCDRV_MAX_EVENTS];
 		struct pmc_type_work type;
+		struct pmc_arch_perfmon pm;
 	} *w;
 	struct pmc_config_verdict v;
 	struct pmc_extra_prog xp;
@@ -553,7 +554,10 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	err = -EALREADY;
 	if (s->configured)
 		goto out_unlock;
-	err = pmc_config_check(cfg, &pmcd_caps->cpu.pm, ~0ULL, w->counter, &v);
+	/* On a hybrid part, each core type's GP counters: a type's events may take its own. */
+	w->pm = pmcd_caps->cpu.pm;
+	pmcd_hw_type_perfmon(&w->pm);
+	err = pmc_config_check(cfg, &w->pm, ~0ULL, w->counter, &v);
 	if (!err)
 		err = pmc_config_extra(cfg, pmcd_caps->extra, &xp, &v);
 	if (err) {

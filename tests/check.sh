@@ -210,8 +210,10 @@ lane_debug() {
 # newest 6.12 of that flavour): the whole suite on the cloud kernel, and on
 # PREEMPT_RT, mainline in 6.12.  The 6.12 RT lane replaced the 6.1 RT lane
 # (docs/testing.md says why); 6.1 rt-amd64 is still built in the kbuild stage.
-# 6.12's perf knows hybrid parts by their cpu_core and cpu_atom PMUs: the
-# hybrid test on the emulated Alder Lake under 6.12 too (about 40 s).
+# 6.12's perf knows hybrid parts by their cpu_core and cpu_atom PMUs, and
+# takes each type's counters from CPUID leaf 0x23 where there is one: the
+# hybrid test on the emulated Alder Lake with leaf 0x23 (adl23) under 6.12
+# too (about 40 s).
 lane_612() {
 	local rc=0
 	lstage build-612 build_copy 612 6.12-cloud-amd64 || return 1
@@ -219,7 +221,7 @@ lane_612() {
 		--module build/612/kmod/pmcdrv.ko --timeout 1800 -- env PMCDRV_METRIC_WALK=0 \
 		PMCDRV_SERVE_ABUSE=0 PMCDRV_FUZZ_SECONDS=15 tests/guest/run-all || rc=1
 	if [ "$qemu_ok" = 1 ]; then
-		lstage guest-612-adl env GUEST_FLAVOUR=6.12-cloud-amd64 tests/vm/run --pmu-model adl \
+		lstage guest-612-adl23 env GUEST_FLAVOUR=6.12-cloud-amd64 tests/vm/run --pmu-model adl23 \
 			--module build/612/kmod/pmcdrv.ko -- tests/guest/run-all 10-module 41-hybrid || rc=1
 	fi
 	return "$rc"

@@ -190,7 +190,23 @@ struct pmc_arch_perfmon {
 	bool any_deprecated;	/* EDX[15] */
 	u32 td_metrics;		/* IA32_PERF_METRICS fields (4 or 8), 0: none (pmc_td_metrics) */
 	bool hybrid;		/* core types differ: architectural events only */
+	/*
+	 * hybrid: each core type's GP counters where it has more than the
+	 * common num_gp, [0] the P-cores' (cpu_core), [1] the E-cores'
+	 * (cpu_atom); 0: num_gp (pmc_type_perfmon())
+	 */
+	u32 type_gp[2];
 };
+
+/*
+ * @pm as the CPUs of core type @core_type (PMC_CORE_TYPE_*) have it: their
+ * own GP counters where known (pm->type_gp), the common subset otherwise.
+ * pmc_type_set_gp() records @gp_mask (pmc_hybrid_type_counters()) as
+ * @core_type's: its low contiguous counters, when more than num_gp.
+ */
+void pmc_type_perfmon(const struct pmc_arch_perfmon *pm, u32 core_type,
+		      struct pmc_arch_perfmon *out);
+void pmc_type_set_gp(struct pmc_arch_perfmon *pm, u32 core_type, u64 gp_mask);
 
 /*
  * How often, in ms, the counters must be folded so that none can wrap twice

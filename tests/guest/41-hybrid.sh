@@ -17,7 +17,8 @@
 #   - events of one core type (cpu_core/EVENT/, cpu_atom/EVENT/, named from
 #     the kernel's data per type): exact on their type, 0 on the other,
 #     adding up to the sum when the task moved, with their share of the
-#     time; more than a type's counters refused (not multiplexed), and
+#     time; on the P-core its GP counters 6 and 7 too (9 events of the
+#     P-cores counted), more than a type's counters refused (not multiplexed), and
 #     more than the counters that fit each type's (six GP events of each
 #     type and one of none) counted exactly on each
 #   - the self-read page of such a session on each type: its type's events
@@ -45,6 +46,8 @@ n() { printf '%09d' "$1"; }
 N=200000
 want=$((2 * N + 103))
 val() { awk -F, -v e="$1" '$3 == e { print $1 }'; }
+# vals EVENT: the distinct values of EVENT's rows (an event asked for more than once)
+vals() { awk -F, -v e="$1" '$3 == e { print $1 }' | sort -u | tr '\n' ' '; }
 
 # ---- what INFO and the load message say ------------------------------------------
 info=$(pmcctl info --json)
@@ -264,10 +267,19 @@ out=$(pmcctl run -e cpu_core/TOPDOWN_BE_BOUND.REORDER_BUFFER/ -- true 2>&1)
 check "an E-core event asked of the P-cores is refused, naming them" grep -q "P-cores (cpu_core)" <<<"$out"
 out=$(pmcctl run -e cpu_core/task-clock/ -- true 2>&1)
 check "cpu_core/task-clock/: refused (software events count on every type)" grep -q "software event" <<<"$out"
-ev7="cpu_core/INST_RETIRED.ANY_P/:u"
-for i in 1 2 3 4 5 6 7; do ev7="$ev7,cpu_core/INST_RETIRED.ANY_P/:u"; done
-out=$(pmcctl run -e "$ev7" -- true 2>&1)
-check "8 typed events on 6 GP and fixed counter 0: refused (not multiplexed), saying so" \
+# The P-core's own GP counters 6 and 7 (8 GP and fixed counter 0 there, 6 and
+# fixed 0 on the E-core): events of the P-cores alone may take them.
+evs() { local i e=$2; for ((i = 1; i < $1; i++)); do e="$e,$2"; done; echo "$e"; }
+for c in 0 1; do
+	out=$(taskset -c $c pmcctl run -x, -e "$(evs 9 cpu_core/INST_RETIRED.ANY_P/:u)" -- $loop "$(n $N)" 2>&1 >/dev/null)
+	expect_eq "9 P-core events (fixed counter 0, GP 0-7 of the P-core), pinned to CPU $c: each $([ $c = 0 ] && echo 2N+103 || echo 0)" \
+		"$(vals cpu_core/INST_RETIRED.ANY_P/:u <<<"$out")" "$((c == 0 ? want : 0)) "
+done
+out=$(pmcctl run -e "$(evs 10 cpu_core/INST_RETIRED.ANY_P/:u)" -- true 2>&1)
+check "10 P-core events (8 GP and fixed counter 0 there): refused (not multiplexed), saying so" \
+	grep -q "not multiplexed" <<<"$out"
+out=$(pmcctl run -e "$(evs 8 cpu_atom/INST_RETIRED.ANY_P/:u)" -- true 2>&1)
+check "8 E-core events (6 GP and fixed counter 0 there): refused (not multiplexed), saying so" \
 	grep -q "not multiplexed" <<<"$out"
 # Six GP events of each type and instructions (fixed counter 0) of none: 13
 # events, more than the 9 counters, but 7 on each type's CPUs.  A CPU loads
@@ -277,7 +289,6 @@ ev13=instructions:u
 for t in cpu_core cpu_atom; do
 	for i in 1 2 3 4 5 6; do ev13="$ev13,$t/INST_RETIRED.ANY_P/:u"; done
 done
-vals() { awk -F, -v e="$1" '$3 == e { print $1 }' | sort -u | tr '\n' ' '; }
 for c in 0 1; do
 	me=$([ $c = 0 ] && echo cpu_core || echo cpu_atom)
 	other=$([ $c = 0 ] && echo cpu_atom || echo cpu_core)

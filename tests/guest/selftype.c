@@ -11,14 +11,22 @@
  * cpu_core/ and cpu_atom/) and instructions (fixed counter 0) of none.  On
  * each CPU the page gives its own type's six an RDPMC index each, distinct,
  * and they count what fixed counter 0 counts; the other type's six have no
- * index and do not count.  Prints "selftype: N passed, N failed".
+ * index and do not count.
+ *
+ * Then the P-core's own GP counters 6 and 7: a child counts 9 events of the
+ * P-cores (fixed counter 0 and GP 0-7) on the first P-core, and this thread,
+ * with a page and a session of its own there, reads GP 6 and 7 with RDPMC
+ * as the two take turns: always 0 (scrubbed at each switch to it), never
+ * the child's counts.  Prints "selftype: N passed, N failed".
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "check.h"
 #include "pmcdev.h"
@@ -149,6 +157,85 @@ static void typed(const char *dev, long ncpu)
 	close(fd);
 }
 
+/* A session of @c's events on this thread, its page mapped: the page, or NULL (checked). */
+static const volatile struct pmcdrv_self_page *self_session(const char *dev,
+							   struct pmcdrv_config *c, int *fd,
+							   const char *what)
+{
+	struct pmcdrv_attach a = { .size = sizeof(a) };
+	void *pg;
+	int e;
+
+	*fd = pmcdev_open(dev);
+	e = pmcdev_io(*fd, PMCDRV_IOC_CONFIG, c);
+	if (!e)
+		e = pmcdev_io(*fd, PMCDRV_IOC_ATTACH, &a);
+	CHECK(&st, e == 0, what, "errno %d", e);
+	if (e)
+		return NULL;
+	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, *fd, PMCDRV_SELF_MMAP_OFFSET);
+	return pg == MAP_FAILED ? NULL : pg;
+}
+
+/* GP 6 and 7 of the first P-core, counted by a child, read from this thread (above). */
+static void p_core_scrub(const char *dev, long ncpu)
+{
+	struct pmcdrv_config c = pmcdev_task_clock_config();
+	const volatile struct pmcdrv_self_page *pg;
+	uint64_t seen = 0, reads = 0;
+	unsigned int i;
+	int cpu, fd, p[2], st_child;
+	pid_t child;
+	char ok;
+
+	for (cpu = 0; cpu < ncpu && cpu < 8; cpu++) {
+		if (!move_to(cpu, 0) && pmc_cpuid_core_type() == PMCDRV_CORE_TYPE_CORE)
+			break;
+	}
+	CHECK(&st, cpu < ncpu && cpu < 8, "P-core scrub: a P-core to run on", "none online");
+	if (cpu == ncpu || cpu == 8 || pipe(p))
+		return;
+	child = fork();
+	if (child == 0) {
+		c.nr_events = 9;
+		for (i = 0; i < 9; i++)
+			c.events[i] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_HW,
+							     .flags = PMCDRV_EVF_USER,
+							     .event = 0xc0,
+							     .core_type = PMCDRV_CORE_TYPE_CORE };
+		ok = self_session(dev, &c, &fd, "P-core scrub: the child's 9 P-core events") ? 1 : 0;
+		if (write(p[1], &ok, 1) != 1)
+			_exit(1);
+		for (;;)
+			spin(1000000);
+	}
+	if (read(p[0], &ok, 1) != 1 || !ok) {
+		kill(child, SIGKILL);
+		waitpid(child, &st_child, 0);
+		CHECK(&st, false, "P-core scrub: the child counts GP 0-7", "its session failed");
+		return;
+	}
+	c.events[0] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_HW, .flags = PMCDRV_EVF_USER,
+					     .event = 0x00, .umask = 1 };
+	pg = self_session(dev, &c, &fd, "P-core scrub: this thread's session of instructions:u");
+	if (pg) {
+		/* about 40 time slices of the two, taking turns on the P-core */
+		for (i = 0; i < 4000; i++) {
+			seen |= rdpmc(6) | rdpmc(7);
+			reads += 2;
+			spin(20000);
+		}
+		munmap((void *)pg, 4096);
+		close(fd);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &st_child, 0);
+	CHECK(&st, pg && seen == 0,
+	      "P-core scrub: GP 6 and 7 read 0 with RDPMC beside the child counting on them",
+	      "%llu reads, OR of the values %#llx", (unsigned long long)reads,
+	      (unsigned long long)seen);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : PMC_DEFAULT_DEVICE;
@@ -186,7 +273,9 @@ int main(int argc, char **argv)
 	/* a thread is in one session at a time */
 	munmap((void *)pg, 4096);
 	close(fd);
-	if (hybrid)
+	if (hybrid) {
 		typed(dev, ncpu);
+		p_core_scrub(dev, ncpu);
+	}
 	return check_summary(&st, "selftype");
 }

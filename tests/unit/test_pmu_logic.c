@@ -351,6 +351,7 @@ static void test_prog_for_core_type(void)
 	const struct pmcdrv_event inst = { .type = PMCDRV_EVENT_HW, .event = PMC_EVENT_FIXED_PSEUDO,
 					   .umask = 1, .flags = PMCDRV_EVF_USER };
 	static struct pmc_type_work w;
+	struct pmc_arch_perfmon tpm;
 	struct pmc_prog p, q;
 	struct pmcdrv_config cfg;
 	struct pmc_config_verdict v;
@@ -415,6 +416,41 @@ static void test_prog_for_core_type(void)
 	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
 	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TYPED_MUX);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "not multiplexed"));
+	/*
+	 * ... but fit where the P-cores are known to have 8 GP counters (an
+	 * Alder Lake's, pmc_hybrid_type_counters()): GP 6 and 7 are theirs.
+	 */
+	pmc_type_set_gp(&pm, PMC_CORE_TYPE_CORE, 0xff);
+	pmc_type_set_gp(&pm, PMC_CORE_TYPE_ATOM, 0x3f);		/* the common 6: nothing more */
+	CU_ASSERT(pm.type_gp[0] == 8 && pm.type_gp[1] == 0);
+	pmc_type_perfmon(&pm, PMC_CORE_TYPE_ATOM, &tpm);
+	CU_ASSERT_EQUAL(tpm.num_gp, 6);
+	pmc_type_perfmon(&pm, PMC_CORE_TYPE_CORE, &tpm);
+	CU_ASSERT_EQUAL(tpm.num_gp, 8);
+	typed_gp(&cfg, 8, 0xc4, false);		/* GP only: no fixed counter */
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	for (i = 0, seen = 0; i < 8; i++)
+		seen |= counter[i] < 8 ? 1U << counter[i] : 0;
+	CU_ASSERT_EQUAL(seen, 0xff);
+	/* an event of no type stays on the common six: GP 0, and the P-core's 8 on 1..7 */
+	cfg.events[8] = cfg.events[0];
+	cfg.events[8].core_type = 0;
+	cfg.nr_events = 9;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	cfg.nr_events = 8;
+	cfg.events[7] = cfg.events[8];
+	memset(&cfg.events[8], 0, sizeof(cfg.events[8]));
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(counter[7] < 6);
+	/* 9 of the P-cores', or 7 of the E-cores': more than their counters */
+	typed_gp(&cfg, 9, 0xc4, false);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	typed_gp(&cfg, 7, 0xc4, false);
+	for (i = 0; i < 7; i++)
+		cfg.events[i].core_type = PMCDRV_CORE_TYPE_ATOM;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	memset(pm.type_gp, 0, sizeof(pm.type_gp));
+	typed_gp(&cfg, 8, 0xc0, false);
 	/* 7 fit; a software event with a core type is malformed */
 	cfg.nr_events = 7;
 	memset(&cfg.events[7], 0, sizeof(cfg.events[7]));

@@ -188,6 +188,14 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 
 	memset(&cfg, 0, sizeof(cfg));
 	pmc_perfmon_from_info(info, &pm);
+	/* a hybrid part's events of one core type may take that type's own GP counters */
+	if (pm.hybrid) {
+		struct pmc_core_type_desc types[PMCDRV_MAX_CORE_TYPES];
+		int t, nt = pmc_cpuid_core_types(types, PMCDRV_MAX_CORE_TYPES);
+
+		for (t = 0; t < nt; t++)
+			pmc_type_set_gp(&pm, types[t].cpuid_1a >> 24, types[t].gp_mask);
+	}
 	cfg.nr_events = events->n;
 	for (i = 0; i < events->n; i++)
 		cfg.events[i] = events->ev[i].ev;
