@@ -411,6 +411,11 @@ check "a model-specific event (r02c2) is refused" test "$rc" -ne 0
 check "... naming the fix: its core type" grep -q "a model event names its core type (cpu_core/EV/" <<<"$out"
 out=$(pmcctl run -e cpu_core/event=0xc2,umask=0x2/:u -- true 2>&1 >/dev/null)
 check "cpu_core/event=0xc2,umask=0x2/ (the same event of the P-core): counted" test $? = 0
+out=$(taskset -c 0 pmcctl run -x, -e cpu_core/r00c0/u -- $loop "$(n $N)" 2>&1 >/dev/null)
+expect_eq "cpu_core/r00c0/u (perf's raw config inside a PMU's slashes), pinned to the P-core: 2N+103" \
+	"$(val cpu_core/r00c0/u <<<"$out")" "$want"
+out=$(taskset -c 0 perf stat -x, --no-scale -e cpu_core/r00c0/u $loop "$(n $N)" 2>&1 >/dev/null)
+expect_eq "perf stat -e cpu_core/r00c0/u, the same: 2N+103" "$(val cpu_core/r00c0/u <<<"$out")" "$want"
 out=$(pmcctl run -e r01c0:u -- true 2>&1)
 check "instructions with another umask (r01c0) is refused" grep -q "hybrid" <<<"$out"
 out=$(pmcctl run -e r10000c0:u -- true 2>&1)	# cmask 1

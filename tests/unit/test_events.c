@@ -359,6 +359,10 @@ static void test_core_type_prefixes(void)
 		/* Alder Lake's data: one name, an encoding per core type */
 		{ "cpu_core/BR_INST_RETIRED.COND/", PMCDRV_CORE_TYPE_CORE, UK, 0xc4, 0x11 },
 		{ "cpu_atom/BR_INST_RETIRED.COND/:u", PMCDRV_CORE_TYPE_ATOM, U, 0xc4, 0x7e },
+		/* perf's raw config inside a PMU's slashes, fields after it */
+		{ "cpu_core/r01d1/", PMCDRV_CORE_TYPE_CORE, UK, 0xd1, 0x01 },
+		{ "cpu_atom/r02c2/u", PMCDRV_CORE_TYPE_ATOM, U, 0xc2, 0x02 },
+		{ "cpu_core/r01d1,umask=0x4/:k", PMCDRV_CORE_TYPE_CORE, K, 0xd1, 0x04 },
 	};
 	static const struct {
 		const char *arg, *needle;
@@ -368,6 +372,9 @@ static void test_core_type_prefixes(void)
 		{ "cpu_core/cycles/x", "unknown modifier 'x'" },
 		{ "cpu_core/TOPDOWN_BE_BOUND.REORDER_BUFFER/", "P-cores (cpu_core)" },
 		{ "cpu_atom/event=0xc0,bogus=1/", "unknown field" },
+		{ "cpu_core/r1000001d1/", "a raw config has event, umask" },	/* bit 32 */
+		{ "cpu_core/r01d1x/", "unknown field 'r01d1x'" },
+		{ "cpu_core/umask=1,r01d1/", "unknown field 'r01d1'" },	/* rHEX first, as perf's */
 	};
 	struct pmc_evlist l;
 	char err[512];

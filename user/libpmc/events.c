@@ -103,6 +103,20 @@ static bool parse_hex(const char *s, size_t n, uint64_t *out)
 	return true;
 }
 
+/* rHEX (r followed by hex digits only, up to the modifiers). */
+static bool is_raw(const char *t, size_t n)
+{
+	size_t i;
+
+	if (n < 2 || t[0] != 'r')
+		return false;
+	for (i = 1; i < n; i++) {
+		if (!isxdigit((unsigned char)t[i]))
+			return false;
+	}
+	return true;
+}
+
 /* cpu/key=val,.../ terms. */
 static int parse_fields(const char *body, size_t n, const char *term, unsigned int unit,
 			struct pmcdrv_event *ev, char *err, size_t errlen)
@@ -148,6 +162,14 @@ static int parse_fields(const char *body, size_t n, const char *term, unsigned i
 			return pmc_error(-EINVAL, err, errlen,
 					 "'%s': %.*s cannot be set: pmcdrv controls EN, INT, AnyThread and pin control itself",
 					 term, (int)klen, p);
+		} else if (!eq && p == body && is_raw(p, klen)) {
+			/* perf's cpu_core/r01d1/: a raw config inside a PMU's slashes */
+			if (!parse_hex(p + 1, klen - 1, &v) || (v & ~RAW_ALLOWED))
+				return pmc_error(-EINVAL, err, errlen,
+						 "'%s': %.*s: a raw config has event, umask, edge (bit 18), inv (bit 23) and cmask (bits 31:24) only",
+						 term, (int)klen, p);
+			pmc_evtsel_decode(v, ev);
+			have_event = true;
 		} else if (!eq && p == body && klen < PMC_EVENT_NAME_MAX && memchr(p, '.', klen)) {
 			/* perf's cpu/EVENT.UMASK,cmask=1/: the named event, then the fields */
 			const struct pmc_pe_model *m = pmc_pe_this_model();
@@ -171,7 +193,7 @@ static int parse_fields(const char *body, size_t n, const char *term, unsigned i
 			have_event = true;
 		} else {
 			return pmc_error(-EINVAL, err, errlen,
-					 "'%s': unknown field '%.*s' (fields: event, umask, cmask, inv, edge)",
+					 "'%s': unknown field '%.*s' (fields: event, umask, cmask, inv, edge; or rHEX first)",
 					 term, (int)klen, p);
 		}
 #undef KEY
@@ -255,20 +277,6 @@ static const char *mode_letters(const char *s, size_t n, uint32_t *mode)
 			return s + i;
 	}
 	return NULL;
-}
-
-/* rHEX (r followed by hex digits only, up to the modifiers). */
-static bool is_raw(const char *t, size_t n)
-{
-	size_t i;
-
-	if (n < 2 || t[0] != 'r')
-		return false;
-	for (i = 1; i < n; i++) {
-		if (!isxdigit((unsigned char)t[i]))
-			return false;
-	}
-	return true;
 }
 
 /* Does the libpfm4 term @t give a privilege level (:u, :k, :u=N, :k=N) itself? */
