@@ -682,9 +682,12 @@ static int pmc_config_set_mux(const struct pmcdrv_config *cfg, struct pmc_config
  * and those only its CPUs have (pm->type_gp), where an event of each type
  * may share one.  @specs is reordered; @counter gets each spec's
  * counter in the order given.  0, or -ENOSPC when a type's do not fit.
+ * Not inlined: its arrays would join pmc_config_check()'s frame, over the
+ * kernel's 1024 bytes with KASAN (the debug lane builds with -Werror).
  */
-static int pmc_assign_typed(struct pmc_event_spec *specs, unsigned int n,
-			    const struct pmc_arch_perfmon *pm, u64 usable, u32 *counter)
+static pmc_noinline int pmc_assign_typed(struct pmc_event_spec *specs, unsigned int n,
+					 const struct pmc_arch_perfmon *pm, u64 usable,
+					 u32 *counter)
 {
 	static const u32 types[] = { 0, PMC_CORE_TYPE_ATOM, PMC_CORE_TYPE_CORE };
 	struct pmc_arch_perfmon tpm;

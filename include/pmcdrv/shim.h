@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/math64.h>
 #include <linux/bitops.h>
+#define pmc_noinline		noinline
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,6 +41,8 @@ typedef uint64_t u64;
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #endif
+/* the kernel's noinline (a name of its own: user code spells the attribute itself) */
+#define pmc_noinline		__attribute__((__noinline__))
 #ifndef hweight64
 #define hweight64(x)		((unsigned int)__builtin_popcountll(x))
 #endif
