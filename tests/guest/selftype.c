@@ -85,17 +85,46 @@ static int move_to(int cpu, unsigned long n)
 	return 0;
 }
 
+/*
+ * A session of @c's events on this thread, its page mapped: the page, or
+ * NULL.  CONFIG, ATTACH and the mapping are checked each, named @what.
+ */
+static const volatile struct pmcdrv_self_page *self_session(const char *dev,
+							   struct pmcdrv_config *c, int *fd,
+							   const char *what)
+{
+	struct pmcdrv_attach a = { .size = sizeof(a) };
+	char name[128];
+	void *pg;
+	int e;
+
+	*fd = pmcdev_open(dev);
+	e = pmcdev_io(*fd, PMCDRV_IOC_CONFIG, c);
+	snprintf(name, sizeof(name), "%s: configured", what);
+	CHECK(&st, e == 0, name, "errno %d", e);
+	if (e)
+		return NULL;
+	e = pmcdev_io(*fd, PMCDRV_IOC_ATTACH, &a);
+	snprintf(name, sizeof(name), "%s: attached to this thread", what);
+	CHECK(&st, e == 0, name, "errno %d", e);
+	if (e)
+		return NULL;
+	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, *fd, PMCDRV_SELF_MMAP_OFFSET);
+	snprintf(name, sizeof(name), "%s: its self-read page mapped", what);
+	CHECK(&st, pg != MAP_FAILED, name, "errno %d", errno);
+	return pg == MAP_FAILED ? NULL : pg;
+}
+
 /* The typed session (above) on each online CPU, up to 8. */
 static void typed(const char *dev, long ncpu)
 {
 	struct pmcdrv_config c = pmcdev_task_clock_config();
-	struct pmcdrv_attach a = { .size = sizeof(a) };
 	const volatile struct pmcdrv_self_page *pg;
 	uint64_t v0[NR_TYPED], v1[NR_TYPED], d, fx;
 	uint32_t ix[NR_TYPED], ix1[NR_TYPED];
 	unsigned int i, j, type, mine;
 	char name[128];
-	int fd, e, cpu;
+	int fd, cpu;
 	bool ok;
 
 	c.nr_events = NR_TYPED;
@@ -106,19 +135,8 @@ static void typed(const char *dev, long ncpu)
 									  PMCDRV_CORE_TYPE_ATOM };
 	c.events[12] = (struct pmcdrv_event){ .type = PMCDRV_EVENT_HW, .flags = PMCDRV_EVF_USER,
 					      .event = 0x00, .umask = 1 };
-	fd = pmcdev_open(dev);
-	e = pmcdev_io(fd, PMCDRV_IOC_CONFIG, &c);
-	CHECK(&st, e == 0, "typed: 13 events, 7 on each core type's counters, configured", "errno %d",
-	      e);
-	if (e)
-		return;
-	e = pmcdev_io(fd, PMCDRV_IOC_ATTACH, &a);
-	CHECK(&st, e == 0, "typed: the session attached to this thread", "errno %d", e);
-	if (e)
-		return;
-	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, PMCDRV_SELF_MMAP_OFFSET);
-	CHECK(&st, pg != MAP_FAILED, "typed: its self-read page mapped", "errno %d", errno);
-	if (pg == MAP_FAILED)
+	pg = self_session(dev, &c, &fd, "typed: 13 events, 7 on each core type's counters");
+	if (!pg)
 		return;
 	for (cpu = 0; cpu < ncpu && cpu < 8; cpu++) {
 		if (move_to(cpu, 1000))
@@ -155,26 +173,6 @@ static void typed(const char *dev, long ncpu)
 	}
 	munmap((void *)pg, 4096);
 	close(fd);
-}
-
-/* A session of @c's events on this thread, its page mapped: the page, or NULL (checked). */
-static const volatile struct pmcdrv_self_page *self_session(const char *dev,
-							   struct pmcdrv_config *c, int *fd,
-							   const char *what)
-{
-	struct pmcdrv_attach a = { .size = sizeof(a) };
-	void *pg;
-	int e;
-
-	*fd = pmcdev_open(dev);
-	e = pmcdev_io(*fd, PMCDRV_IOC_CONFIG, c);
-	if (!e)
-		e = pmcdev_io(*fd, PMCDRV_IOC_ATTACH, &a);
-	CHECK(&st, e == 0, what, "errno %d", e);
-	if (e)
-		return NULL;
-	pg = mmap(NULL, 4096, PROT_READ, MAP_SHARED, *fd, PMCDRV_SELF_MMAP_OFFSET);
-	return pg == MAP_FAILED ? NULL : pg;
 }
 
 /* GP 6 and 7 of the first P-core, counted by a child, read from this thread (above). */
