@@ -43,7 +43,8 @@ PMCCTL_SRCS	:= $(wildcard user/pmcctl/*.c)
 # pmcctl's pure formatting and parsing, also held against golden files and tables by the unit tests.
 REPORT_SRCS	:= user/pmcctl/output.c user/pmcctl/report.c user/pmcctl/regions.c user/pmcctl/sessions.c \
 		   user/pmcctl/topdown.c user/pmcctl/mpi.c user/pmcctl/merge.c user/pmcctl/metrics.c \
-		   user/pmcctl/jsonread.c user/pmcctl/gnuplot.c user/pmcctl/plot.c user/pmcctl/expo.c
+		   user/pmcctl/jsonread.c user/pmcctl/gnuplot.c user/pmcctl/plot.c user/pmcctl/expo.c \
+		   user/pmcctl/hybrid.c
 # -I's intervals (interval.c), unit-tested too, and what it calls beyond the above: count.c
 # (parse_long(), the scaling), builtin-plot.c (--plot's plot_draw()), errors.c (count.c's messages).
 INTERVAL_SRCS	:= user/pmcctl/interval.c user/pmcctl/count.c user/pmcctl/builtin-plot.c \

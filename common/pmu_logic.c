@@ -653,25 +653,15 @@ static int pmc_config_bad_td(const struct pmcdrv_config *cfg)
 }
 
 /*
- * The session multiplexes: say so in @v, unless an event names a core type
- * (a core type's program is a single one: pmc_prog_for_core_type()), which
- * is refused.  Both ways to multiplex come here: more events than counters
- * (pmc_config_check()) and one extra register needing two values
- * (pmc_config_extra()).
+ * The session multiplexes: say so in @v.  Both ways to multiplex come
+ * here: more events than counters (pmc_config_check()) and one extra
+ * register needing two values (pmc_config_extra()).  On a hybrid part
+ * with events that name core types, each type takes turns with its own
+ * events (pmc_mux_prepare_type()).
  */
-static int pmc_config_set_mux(const struct pmcdrv_config *cfg, struct pmc_config_verdict *v)
+static void pmc_config_set_mux(struct pmc_config_verdict *v)
 {
-	unsigned int i;
-
-	for (i = 0; i < cfg->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
-		if (cfg->events[i].type == PMCDRV_EVENT_HW && cfg->events[i].core_type) {
-			v->err = PMC_CONFIG_TYPED_MUX;
-			v->bad_index = i;
-			return -EOPNOTSUPP;
-		}
-	}
 	v->mux = true;
-	return 0;
 }
 
 /*
@@ -803,7 +793,8 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 	    (!pm->hybrid || pmc_assign_typed(specs, nhw, pm, usable, counter))) {
 		for (i = 0; i < cfg->nr_events; i++)
 			counter[i] = ~0U;
-		return pmc_config_set_mux(cfg, v);
+		pmc_config_set_mux(v);
+		return 0;
 	}
 	/*
 	 * counter[] holds the hardware events' counters in their order (no
@@ -848,8 +839,6 @@ const char *pmc_config_strerror(const struct pmc_config_verdict *v)
 		return "mux_interval_ns must be 0 (default) or 1 ms..1 s";
 	case PMC_CONFIG_TD_NEEDS_SLOTS:
 		return "a topdown metric needs topdown-slots in its group, with the same modes";
-	case PMC_CONFIG_TYPED_MUX:
-		return "events naming a core type are not multiplexed: fit each type's counters";
 	}
 	return "unknown configuration error";
 }
@@ -1259,8 +1248,7 @@ int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_mod
 			if (pmc_extra_group_conflict(cfg, m, i, k))
 				return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_CONFLICT, i, -ENOSPC);
 			/* other units: scheduled apart */
-			if (pmc_config_set_mux(cfg, v))
-				return -EOPNOTSUPP;
+			pmc_config_set_mux(v);
 			continue;
 		}
 		xp->used |= 1U << k;
@@ -1270,19 +1258,29 @@ int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_mod
 	return 0;
 }
 
-void pmc_mux_prepare(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
-		     struct pmc_mux_work *w)
+/*
+ * The hardware events of @cfg that take turns, into @w: with @all every
+ * one, otherwise those that count on core type @core_type (those of no
+ * type and of that type; @core_type 0: of no type alone).
+ */
+static void pmc_mux_prepare_some(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+				 bool all, u32 core_type, struct pmc_mux_work *w)
 {
 	const struct pmcdrv_event *ev;
-	u32 group[PMCDRV_MAX_EVENTS];	/* of each hardware event */
-	unsigned int i, j, h;
+	u32 group[PMCDRV_MAX_EVENTS];	/* of each event taken */
+	unsigned int i, j, h, nhw = 0;
 
 	memset(w, 0, sizeof(*w));
 	for (i = 0; i < cfg->nr_events && i < PMCDRV_MAX_EVENTS; i++) {
 		ev = &cfg->events[i];
 		if (ev->type != PMCDRV_EVENT_HW)
 			continue;
+		if (!all && ev->core_type && ev->core_type != core_type) {
+			nhw++;
+			continue;
+		}
 		h = w->nhw++;
+		w->hwi[h] = (u8)nhw++;
 		pmc_event_to_spec(ev, &w->specs[h]);
 		w->xreg[h] = (s8)pmc_extra_slot(ev, m);
 		w->xval[h] = ev->extra;
@@ -1297,6 +1295,18 @@ void pmc_mux_prepare(const struct pmcdrv_config *cfg, const struct pmc_extra_mod
 		else
 			w->unit[h] = (u8)w->nr_units++;
 	}
+}
+
+void pmc_mux_prepare(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+		     struct pmc_mux_work *w)
+{
+	pmc_mux_prepare_some(cfg, m, true, 0, w);
+}
+
+void pmc_mux_prepare_type(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+			  u32 core_type, struct pmc_mux_work *w)
+{
+	pmc_mux_prepare_some(cfg, m, false, core_type, w);
 }
 
 /* Can unit @u join what @w holds: extra values, then counters (into w->idx)? */
@@ -1320,7 +1330,7 @@ static bool pmc_mux_try_unit(struct pmc_mux_work *w, const struct pmc_arch_perfm
 			xp.val[k] = w->xval[h];
 		}
 		w->step_specs[n] = w->specs[h];
-		w->hw[n++] = (u8)h;
+		w->hw[n++] = w->hwi[h];
 	}
 	if (pmc_assign_counters(w->step_specs, n, pm, usable, idx))
 		return false;

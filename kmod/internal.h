@@ -47,6 +47,13 @@ struct cgroup;
 struct pmcd_mux {
 	u64 interval_ns;
 	unsigned int nr_steps;
+	/*
+	 * Each core type's rotation, steps[first[k] ..] (nr[k] of them), k
+	 * as pmcd_typed_index() (0 alone without core types): a type's steps
+	 * hold only the events that count there (pmc_mux_prepare_type()).
+	 */
+	unsigned int first[PMCDRV_MAX_CORE_TYPES + 1];
+	unsigned int nr[PMCDRV_MAX_CORE_TYPES + 1];
 	struct pmcd_mux_step {
 		struct pmc_prog prog;
 		u8 hw[PMCDRV_MAX_EVENTS];
@@ -119,11 +126,17 @@ struct pmcd_session {
 	atomic64_t time_yielded;	/* ns of time_enabled with its counters yielded (sched.c) */
 	struct pmcd_cgroups *cg;	/* a cgroup session's cgroups; NULL for others */
 	atomic64_t hw_running[PMCDRV_MAX_EVENTS];	/* with mux: ns each was on a counter */
-	/* On a hybrid part: hw_vals and time_enabled split by core type (pmcd_cpu.type) */
+	/*
+	 * On a hybrid part: hw_vals and time_enabled split by core type
+	 * (pmcd_cpu.type), and the ns each event was on a counter there.
+	 */
 	atomic64_t type_vals[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
 	atomic64_t type_time[PMCDRV_MAX_CORE_TYPES];
-	unsigned int mux_next;		/* with mux: the step to load next (any CPU) */
-	u64 mux_left;			/* with mux: ns of the step left at the last stop */
+	atomic64_t type_running[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
+	/* with mux: the step of each rotation (struct pmcd_mux) to load next (any CPU) */
+	unsigned int mux_next[PMCDRV_MAX_CORE_TYPES + 1];
+	/* with mux: ns of each rotation's step left at its last stop */
+	u64 mux_left[PMCDRV_MAX_CORE_TYPES + 1];
 	atomic64_t nr_switches;
 	atomic64_t nr_migrations;
 	atomic64_t lost_tasks;
@@ -223,6 +236,12 @@ static inline unsigned int pmcd_typed_index(const struct pmcd_typed *t, const st
 	for (k = 0; k < t->nr && t->core_type[k] != pc->core_type; k++)
 		;
 	return k;
+}
+
+/* Which rotation of multiplexing @s runs on @pc's CPU (struct pmcd_mux). */
+static inline unsigned int pmcd_mux_index(const struct pmcd_session *s, const struct pmcd_cpu *pc)
+{
+	return likely(!s->typed) ? 0 : pmcd_typed_index(s->typed, pc);
 }
 
 /* The program of @s that runs on @pc's CPU: its own, or its core type's. */

@@ -151,17 +151,21 @@ static const struct pmc_prog *pmcd_task_replace(const struct pmcd_session *s)
 
 /*
  * On a hybrid part: the share of this CPU's core type in what
- * pmcd_cpu_account() adds, before pc->last[] moves on to @vals.
+ * pmcd_cpu_account() adds, before pc->last[] moves on to @vals, and the
+ * time each event on the counters was there.
  */
 static void pmcd_cpu_account_type(struct pmcd_cpu *pc, const u64 *vals, u64 dt)
 {
 	struct pmcd_session *s = pc->sess;
 	const struct pmc_prog *p = pc->prog;
-	unsigned int i;
+	unsigned int i, h;
 
-	for (i = 0; vals && i < p->nr; i++)
+	for (i = 0; vals && i < p->nr; i++) {
+		h = pc->map ? pc->map[i] : i;
 		atomic64_add(pmc_delta(pc->last[i], vals[i], p->width[i]),
-			     &s->type_vals[pc->type][pc->map ? pc->map[i] : i]);
+			     &s->type_vals[pc->type][h]);
+		atomic64_add(dt, &s->type_running[pc->type][h]);
+	}
 	atomic64_add(dt, &s->type_time[pc->type]);
 }
 
@@ -261,14 +265,21 @@ static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 		pmcd_self_folded(pc, hw ? vals : NULL);
 }
 
-/* Load step @step of pc->sess's rotation as the program of this CPU. */
-static void pmcd_mux_load(struct pmcd_cpu *pc, unsigned int step)
+/*
+ * Load step @step of pc->sess's rotation on this CPU (its core type's) as
+ * the program of this CPU; the rotation's index.
+ */
+static unsigned int pmcd_mux_load(struct pmcd_cpu *pc, unsigned int step)
 {
 	const struct pmcd_mux *m = pc->sess->mux;
+	unsigned int k = pmcd_mux_index(pc->sess, pc);
+	const struct pmcd_mux_step *st;
 
-	pc->step = step % m->nr_steps;
-	pc->prog = &m->steps[pc->step].prog;
-	pc->map = m->steps[pc->step].hw;
+	pc->step = step % m->nr[k];
+	st = &m->steps[m->first[k] + pc->step];
+	pc->prog = &st->prog;
+	pc->map = st->hw;
+	return k;
 }
 
 /*
@@ -283,7 +294,7 @@ static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
 	struct pmcd_cpu *pc = container_of(t, struct pmcd_cpu, mux_timer);
 	struct pmcd_session *s = pc->sess;
 	u64 vals[PMCDRV_MAX_EVENTS];
-	unsigned int faults;
+	unsigned int faults, k;
 
 	/* Not this CPU's (a timer migrated off a dying CPU): nothing of its own to rotate. */
 	if ((pc != this_cpu_ptr(&pmcd_cpus) && pc != this_cpu_ptr(&pmcd_cpu_pinned)) || !s ||
@@ -291,8 +302,8 @@ static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
 		return HRTIMER_NORESTART;
 	faults = pmcd_hw_stop(pc->prog, vals);
 	pmcd_cpu_account(pc, vals);
-	pmcd_mux_load(pc, pc->step + 1);
-	WRITE_ONCE(s->mux_next, pc->step);
+	k = pmcd_mux_load(pc, pc->step + 1);
+	WRITE_ONCE(s->mux_next[k], pc->step);
 	faults += pmcd_hw_start(pc->prog, pc->last, s->id, false);
 	if (unlikely(faults))
 		atomic64_add(faults, &s->hw_faults);
@@ -317,8 +328,7 @@ void pmcd_cpu_fold(struct pmcd_cpu *pc)
 void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 {
 	struct pmcd_session *s = pc->sess;
-	unsigned int faults;
-
+	unsigned int faults, k;
 	u64 left;
 
 	cpumask_set_cpu(smp_processor_id(), &s->loaded);
@@ -328,10 +338,14 @@ void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 		pc->map = NULL;
 	} else if (unlikely(s->mux)) {
 		/* Where the rotation stands, with what is left of its step. */
-		pmcd_mux_load(pc, READ_ONCE(s->mux_next));
-		left = READ_ONCE(s->mux_left);
-		hrtimer_start(&pc->mux_timer, ns_to_ktime(left ? left : s->mux->interval_ns),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+		k = pmcd_mux_index(s, pc);
+		pmcd_mux_load(pc, READ_ONCE(s->mux_next[k]));
+		left = READ_ONCE(s->mux_left[k]);
+		/* A core type whose events fit at once (one step) has nothing to rotate. */
+		if (s->mux->nr[k] > 1)
+			hrtimer_start(&pc->mux_timer,
+				      ns_to_ktime(left ? left : s->mux->interval_ns),
+				      HRTIMER_MODE_REL_PINNED_HARD);
 	} else {
 		pmcd_session_load(s, pc);
 		if (pc->alt)
@@ -351,18 +365,23 @@ void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 /*
  * Stop pc->sess's counters on this CPU and fold what they counted.  A
  * multiplexing session's tick stops with them; what was left of its step
- * goes on at its next start (anywhere), so a task that never runs a whole
- * interval at a time still rotates.
+ * goes on at its next start (anywhere, or on a hybrid part with core types
+ * on a CPU of this type: each type's rotation is its own), so a task that
+ * never runs a whole interval at a time still rotates.
  */
 void pmcd_cpu_fold_stop(struct pmcd_cpu *pc)
 {
 	struct pmcd_session *s = pc->sess;
+	unsigned int k;
 	s64 left;
 
 	if (unlikely(s->mux) && !pc->yielded) {
-		left = ktime_to_ns(hrtimer_get_remaining(&pc->mux_timer));
-		hrtimer_try_to_cancel(&pc->mux_timer);
-		WRITE_ONCE(s->mux_left, left > 0 ? (u64)left : 1);
+		k = pmcd_mux_index(s, pc);
+		if (s->mux->nr[k] > 1) {
+			left = ktime_to_ns(hrtimer_get_remaining(&pc->mux_timer));
+			hrtimer_try_to_cancel(&pc->mux_timer);
+			WRITE_ONCE(s->mux_left[k], left > 0 ? (u64)left : 1);
+		}
 	}
 	pmcd_cpu_fold_hw(pc, true);
 }

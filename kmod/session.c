@@ -467,50 +467,97 @@ static u64 pmcd_mux_default_ns(void)
 	return max(1000 / HZ, 1) * NSEC_PER_MSEC;
 }
 
-/* The rotation of a session whose events do not fit at once (docs/design.md). */
-static int pmcd_mux_build(struct pmcd_session *s, const struct pmcdrv_config *cfg)
+/*
+ * How many steps a rotation of @w takes: one when every event fits at once
+ * (a core type whose events fit its counters) or it holds none (every
+ * event names another type: an empty program), else one per unit.
+ */
+static unsigned int pmcd_mux_nr_steps(struct pmc_mux_work *w, const struct pmc_arch_perfmon *pm)
+{
+	if (!w->nr_units || pmc_mux_step(w, pm, pmcd_caps->extra, ~0ULL, 0) == w->nhw)
+		return 1;
+	return w->nr_units;
+}
+
+/*
+ * Rotation @k of a session (struct pmcd_mux): of every event, or on a
+ * hybrid part with core types, of those that count on the CPUs of that
+ * type (t->core_type[k], every other type for k == t->nr), planned on
+ * that type's counters (@pm: with each type's GP counters).  Without @m,
+ * its number of steps alone.
+ */
+static unsigned int pmcd_mux_rotation(struct pmcd_session *s, const struct pmcdrv_config *cfg,
+				      const struct pmc_arch_perfmon *pm, unsigned int k,
+				      struct pmc_mux_work *w, struct pmcd_mux *m)
 {
 	bool fw = pmcd_caps->flags & PMCDRV_INFO_FW_WRITE;
+	const struct pmcd_typed *t = s->typed;
+	struct pmc_arch_perfmon tpm = pmcd_caps->cpu.pm;
+	unsigned int r, n;
+	u32 type;
+
+	if (t) {
+		type = k < t->nr ? t->core_type[k] : 0;
+		pmc_mux_prepare_type(cfg, pmcd_caps->extra, type, w);
+		pmc_type_perfmon(pm, type, &tpm);
+	} else {
+		pmc_mux_prepare(cfg, pmcd_caps->extra, w);
+	}
+	n = pmcd_mux_nr_steps(w, &tpm);
+	for (r = 0; m && r < n; r++) {
+		struct pmcd_mux_step *st = &m->steps[m->first[k] + r];
+
+		pmc_mux_step(w, &tpm, pmcd_caps->extra, ~0ULL, r);
+		pmc_prog_build(w->step_specs, w->idx, w->nr, &tpm, fw, &st->prog);
+		st->prog.extra = w->extra;
+		memcpy(st->hw, w->hw, sizeof(w->hw));
+		pmc_prog_use(&st->prog, &s->use);
+	}
+	return n;
+}
+
+/*
+ * The rotations of a session whose events do not fit at once
+ * (docs/design.md): one, or on a hybrid part with core types one per type
+ * (s->typed's, and every other type's).
+ */
+static int pmcd_mux_build(struct pmcd_session *s, const struct pmcdrv_config *cfg,
+			  const struct pmc_arch_perfmon *pm)
+{
+	unsigned int k, nr = s->typed ? s->typed->nr + 1 : 1, total = 0;
+	unsigned int steps[PMCDRV_MAX_CORE_TYPES + 1];
 	struct pmc_mux_work *w;
 	struct pmcd_mux *m;
-	unsigned int r;
 
 	w = kmalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return -ENOMEM;
-	pmc_mux_prepare(cfg, pmcd_caps->extra, w);
-	m = kvzalloc(struct_size(m, steps, w->nr_units), GFP_KERNEL);
+	for (k = 0; k < nr; k++) {
+		steps[k] = pmcd_mux_rotation(s, cfg, pm, k, w, NULL);
+		total += steps[k];
+	}
+	m = kvzalloc(struct_size(m, steps, total), GFP_KERNEL);
 	if (!m) {
 		kfree(w);
 		return -ENOMEM;
 	}
-	m->nr_steps = w->nr_units;
+	m->nr_steps = total;
 	m->interval_ns = cfg->mux_interval_ns ? cfg->mux_interval_ns : pmcd_mux_default_ns();
-	for (r = 0; r < m->nr_steps; r++) {
-		pmc_mux_step(w, &pmcd_caps->cpu.pm, pmcd_caps->extra, ~0ULL, r);
-		pmc_prog_build(w->step_specs, w->idx, w->nr, &pmcd_caps->cpu.pm, fw,
-			       &m->steps[r].prog);
-		m->steps[r].prog.extra = w->extra;
-		memcpy(m->steps[r].hw, w->hw, sizeof(w->hw));
-		pmc_prog_use(&m->steps[r].prog, &s->use);
+	for (k = 0, total = 0; k < nr; k++) {
+		m->first[k] = total;
+		m->nr[k] = steps[k];
+		total += steps[k];
+		pmcd_mux_rotation(s, cfg, pm, k, w, m);
 	}
 	kfree(w);
 	s->mux = m;
 	return 0;
 }
 
-/*
- * The programs of a session whose events name core types: one per type
- * named, in the order first named, then one for every other type
- * (pmcd_session_load()), each with only the events that count there, on
- * the counters pmc_config_check() gave them (no multiplexing: CONFIG
- * refuses core types with it).  What each writes is the session's use.
- */
-static void pmcd_typed_build(struct pmcd_session *s, const struct pmc_event_spec *specs,
-			     const u32 *idx, unsigned int nhw, struct pmc_type_work *w)
+/* The core types that the events of @specs name, in the order first named. */
+static void pmcd_typed_types(struct pmcd_typed *t, const struct pmc_event_spec *specs,
+			     unsigned int nhw)
 {
-	struct pmcd_typed *t = s->typed;
-	bool fw = pmcd_caps->flags & PMCDRV_INFO_FW_WRITE;
 	unsigned int i, k;
 
 	for (i = 0; i < nhw; i++) {
@@ -521,6 +568,23 @@ static void pmcd_typed_build(struct pmcd_session *s, const struct pmc_event_spec
 		if (k == t->nr && t->nr < PMCDRV_MAX_CORE_TYPES)
 			t->core_type[t->nr++] = specs[i].core_type;
 	}
+}
+
+/*
+ * The programs of a session whose events name core types: one per type
+ * named (pmcd_typed_types()), then one for every other type
+ * (pmcd_session_load()), each with only the events that count there, on
+ * the counters pmc_config_check() gave them (a session that multiplexes
+ * has a rotation per type instead: pmcd_mux_build()).  What each writes
+ * is the session's use.
+ */
+static void pmcd_typed_build(struct pmcd_session *s, const struct pmc_event_spec *specs,
+			     const u32 *idx, unsigned int nhw, struct pmc_type_work *w)
+{
+	struct pmcd_typed *t = s->typed;
+	bool fw = pmcd_caps->flags & PMCDRV_INFO_FW_WRITE;
+	unsigned int k;
+
 	for (k = 0; k <= t->nr; k++) {
 		pmc_prog_for_core_type(specs, idx, nhw, k < t->nr ? t->core_type[k] : 0,
 				       &pmcd_caps->cpu.pm, fw, w, &t->prog[k], t->hw[k]);
@@ -590,24 +654,25 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 		w->idx[nhw] = w->counter[i];
 		s->hw_slot[i] = nhw++;
 	}
-	if (v.mux) {
-		err = pmcd_mux_build(s, cfg);
-		if (err)
-			goto out_forget;
-	}
 	for (i = 0; i < nhw && !w->specs[i].core_type; i++)
 		;
 	if (i < nhw) {
-		/* Events that name core types: a program per type (pmcd_typed_build()). */
+		/* Events that name core types: a program or rotation per type. */
 		s->typed = kzalloc(sizeof(*s->typed), GFP_KERNEL);
 		err = -ENOMEM;
 		if (!s->typed)
-			goto out_free_mux;
+			goto out_forget;
+		pmcd_typed_types(s->typed, w->specs, nhw);
+	}
+	if (v.mux) {
+		err = pmcd_mux_build(s, cfg, &w->pm);
+		if (err)
+			goto out_free_typed;
 	}
 	/* The caller learns the result before the session keeps it: all or nothing. */
 	err = publish(cfg, arg);
 	if (err)
-		goto out_free_typed;
+		goto out_free_mux;
 	if (!v.mux) {
 		pmc_prog_build(w->specs, w->idx, nhw, &pmcd_caps->cpu.pm,
 			       pmcd_caps->flags & PMCDRV_INFO_FW_WRITE, &s->prog);
@@ -634,13 +699,13 @@ int pmcd_session_config(struct pmcd_session *s, struct pmcdrv_config *cfg,
 	kfree(w);
 	return 0;
 
-out_free_typed:
-	kfree(s->typed);
-	s->typed = NULL;
 out_free_mux:
 	kvfree(s->mux);
 	s->mux = NULL;
 	memset(&s->use, 0, sizeof(s->use));
+out_free_typed:
+	kfree(s->typed);
+	s->typed = NULL;
 out_forget:
 	s->task_sw = false;
 	if (s->hw) {
@@ -1002,8 +1067,10 @@ int pmcd_session_reset(struct pmcd_session *s)
 	atomic64_set(&s->time_enabled, 0);
 	atomic64_set(&s->time_yielded, 0);
 	for (t = 0; t < PMCDRV_MAX_CORE_TYPES; t++) {
-		for (i = 0; i < PMCDRV_MAX_EVENTS; i++)
+		for (i = 0; i < PMCDRV_MAX_EVENTS; i++) {
 			atomic64_set(&s->type_vals[t][i], 0);
+			atomic64_set(&s->type_running[t][i], 0);
+		}
 		atomic64_set(&s->type_time[t], 0);
 	}
 	pmcd_cg_reset(s);
@@ -1018,10 +1085,10 @@ int pmcd_session_reset(struct pmcd_session *s)
 /*
  * READ's split by core type on a hybrid part, from the same fold as
  * @rt->read (s->lock held): each type's raw counts, which add up to the
- * session's.  None while the session multiplexes: which step ran on which
- * type is not kept, so no type's share of an event's time is known.  Out
- * of line: inlined, its locals cost every READ a stack canary and a saved
- * register.
+ * session's, its time, and how long each event was on a counter there
+ * (less than the type's time where the session multiplexes, yielded, or
+ * the event names another type).  Out of line: inlined, its locals cost
+ * every READ a stack canary and a saved register.
  */
 static noinline void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_types *rt)
 {
@@ -1029,8 +1096,6 @@ static noinline void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_
 	const u32 *ids;
 
 	nr = pmcd_hw_core_types(&ids);
-	if (s->mux)
-		return;
 	for (t = 0; t < nr; t++) {
 		struct pmcdrv_read_type *ty = &rt->types[t];
 
@@ -1039,10 +1104,15 @@ static noinline void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_
 		for (i = 0; i < s->nr_events; i++) {
 			const struct pmcdrv_event *ev = &s->events[i];
 
-			if (ev->type == PMCDRV_EVENT_HW)
+			if (ev->type == PMCDRV_EVENT_HW) {
 				ty->values[i] = atomic64_read(&s->type_vals[t][s->hw_slot[i]]);
-			else if (ev->sw_id == PMCDRV_SW_TASK_CLOCK)
-				ty->values[i] = ty->time_enabled;
+				rt->time_running[t][i] =
+					atomic64_read(&s->type_running[t][s->hw_slot[i]]);
+			} else {
+				if (ev->sw_id == PMCDRV_SW_TASK_CLOCK)
+					ty->values[i] = ty->time_enabled;
+				rt->time_running[t][i] = ty->time_enabled;
+			}
 		}
 	}
 	rt->nr_types = nr;

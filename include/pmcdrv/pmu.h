@@ -434,7 +434,6 @@ enum pmc_config_err {
 	PMC_CONFIG_EXTRA_CONFLICT,	/* events[bad_index]: 2 values in a register, one group */
 	PMC_CONFIG_BAD_MUX_INTERVAL,	/* mux_interval_ns out of bounds */
 	PMC_CONFIG_TD_NEEDS_SLOTS,	/* events[bad_index]: metric without slots in its group */
-	PMC_CONFIG_TYPED_MUX,		/* events[bad_index] names a core type; they multiplex */
 };
 
 struct pmc_config_verdict {
@@ -540,13 +539,14 @@ int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_mod
 struct pmc_mux_work {
 	/* pmc_mux_prepare(): the session's hardware events, in config order */
 	unsigned int nhw, nr_units;
+	u8 hwi[PMCDRV_MAX_EVENTS];		/* index among all the hardware events */
 	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
 	u8 unit[PMCDRV_MAX_EVENTS];
 	s8 xreg[PMCDRV_MAX_EVENTS];		/* extra register slot, -1 for none */
 	u64 xval[PMCDRV_MAX_EVENTS];
 	/* pmc_mux_step(): the events on the counters, their specs and counters */
 	unsigned int nr;
-	u8 hw[PMCDRV_MAX_EVENTS];		/* index among the hardware events */
+	u8 hw[PMCDRV_MAX_EVENTS];		/* index among all the hardware events */
 	struct pmc_event_spec step_specs[PMCDRV_MAX_EVENTS];
 	u32 idx[PMCDRV_MAX_EVENTS];
 	struct pmc_extra_prog extra;
@@ -555,6 +555,14 @@ struct pmc_mux_work {
 /* Fill @w's first part for a checked @cfg (extra registers of @m, may be NULL). */
 void pmc_mux_prepare(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
 		     struct pmc_mux_work *w);
+/*
+ * The same for the events that count on the CPUs of core type @core_type
+ * of a hybrid part (those of no type, and of that type; @core_type 0:
+ * those of no type alone), each core type's rotation of its own.  It may
+ * hold no unit (w->nr_units 0: every event names another type).
+ */
+void pmc_mux_prepare_type(const struct pmcdrv_config *cfg, const struct pmc_extra_model *m,
+			  u32 core_type, struct pmc_mux_work *w);
 /* Fill @w's step part for rotation step @first (< w->nr_units); returns w->nr. */
 unsigned int pmc_mux_step(struct pmc_mux_work *w, const struct pmc_arch_perfmon *pm,
 			  const struct pmc_extra_model *m, u64 usable, unsigned int first);

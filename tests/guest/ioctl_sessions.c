@@ -1049,16 +1049,18 @@ static void test_ver1_layout(void)
 /*
  * READ in the layout with the split by core type (struct pmcdrv_read_types)
  * of session @fd, attached to this thread and counting: on a hybrid CPU each
- * hardware event's types add up to its value exactly, and the types' times
- * to time_enabled (one fold); elsewhere no types.  A size between the
- * layouts gets as much as it asked, and a non-zero byte past the layout E2BIG.
+ * hardware event's types add up to its value exactly, the types' times to
+ * time_enabled and their running times to the event's (one fold); elsewhere
+ * no types.  A size between the layouts gets as much as it asked (VER2's
+ * length: the split without the running times), and a non-zero byte past
+ * the layout E2BIG.
  */
 static void test_read_types(int fd)
 {
-	static unsigned char big[PMCDRV_READ_SIZE_VER2 + 64] __attribute__((aligned(8)));
+	static unsigned char big[PMCDRV_READ_SIZE_VER3 + 64] __attribute__((aligned(8)));
 	struct pmcdrv_read_types *rt = (struct pmcdrv_read_types *)big;
 	struct pmcdrv_info mi = { .size = sizeof(mi) };
-	unsigned int i, t, bad = 0;
+	unsigned int i, t, bad = 0, badrun = 0;
 	unsigned long long te = 0;
 	bool hybrid;
 	int e;
@@ -1069,40 +1071,57 @@ static void test_read_types(int fd)
 	rt->read.size = sizeof(*rt);
 	e = pmcdev_io(fd, PMCDRV_IOC_READ, rt);
 	for (i = 0; i < rt->read.nr_events && i < PMCDRV_MAX_EVENTS; i++) {
-		unsigned long long sum = 0;
+		unsigned long long sum = 0, run = 0;
 
-		for (t = 0; t < rt->nr_types && t < PMCDRV_MAX_CORE_TYPES; t++)
+		for (t = 0; t < rt->nr_types && t < PMCDRV_MAX_CORE_TYPES; t++) {
 			sum += rt->types[t].values[i];
+			run += rt->time_running[t][i];
+			if (rt->time_running[t][i] > rt->types[t].time_enabled)
+				badrun++;
+		}
 		if (rt->nr_types && (i == 5 || i == 31) && sum != rt->read.values[i])
 			bad++;
+		if (rt->nr_types && (i == 5 || i == 31) && run != rt->read.times[i].time_running)
+			badrun++;
 	}
 	for (t = 0; t < rt->nr_types && t < PMCDRV_MAX_CORE_TYPES; t++)
 		te += rt->types[t].time_enabled;
-	CHECK(&st, e == 0 && rt->read.size == PMCDRV_READ_SIZE_VER2 && rt->read.nr_events == 32 &&
-	      (hybrid && have_pmu ? rt->nr_types >= 1 && !bad && te == rt->read.time_enabled :
-				    rt->nr_types == 0),
-	      "READ VER2: on a hybrid CPU the core types add up to each value and the time exactly; "
-	      "none elsewhere", "errno %d size %u types %u bad %u te %llu of %llu", e,
-	      rt->read.size, rt->nr_types, bad, te, (unsigned long long)rt->read.time_enabled);
+	CHECK(&st, e == 0 && rt->read.size == PMCDRV_READ_SIZE_VER3 && rt->read.nr_events == 32 &&
+	      (hybrid && have_pmu ? rt->nr_types >= 1 && !bad && !badrun &&
+				    te == rt->read.time_enabled : rt->nr_types == 0),
+	      "READ VER3: on a hybrid CPU the core types add up to each value, its running time "
+	      "and the time exactly; none elsewhere",
+	      "errno %d size %u types %u bad %u badrun %u te %llu of %llu", e, rt->read.size,
+	      rt->nr_types, bad, badrun, te, (unsigned long long)rt->read.time_enabled);
 
 	memset(big, 0, sizeof(big));
 	big[1000] = 0xa5;	/* past the 1,000 bytes asked: neither read nor written */
 	rt->read.size = 1000;
 	e = pmcdev_io(fd, PMCDRV_IOC_READ, rt);
-	CHECK(&st, e == 0 && rt->read.size == PMCDRV_READ_SIZE_VER2 && big[1000] == 0xa5,
+	CHECK(&st, e == 0 && rt->read.size == PMCDRV_READ_SIZE_VER3 && big[1000] == 0xa5,
 	      "READ of 1,000 bytes (between VER1 and VER2): answered in that length",
 	      "errno %d size %u byte past %#x", e, rt->read.size, big[1000]);
 
 	memset(big, 0, sizeof(big));
-	rt->read.size = sizeof(big);
+	big[PMCDRV_READ_SIZE_VER2] = 0xa5;	/* the first running time: not written */
+	rt->read.size = PMCDRV_READ_SIZE_VER2;
 	e = pmcdev_io(fd, PMCDRV_IOC_READ, rt);
-	CHECK(&st, e == 0 && rt->read.size == PMCDRV_READ_SIZE_VER2,
-	      "READ larger than VER2 with a zero tail -> ok", "errno %d size %u", e, rt->read.size);
+	CHECK(&st, e == 0 && rt->read.size == PMCDRV_READ_SIZE_VER3 &&
+	      big[PMCDRV_READ_SIZE_VER2] == 0xa5 && (hybrid && have_pmu) == (rt->nr_types > 0),
+	      "READ in VER2's length (a binary of that header): the split, nothing past it",
+	      "errno %d size %u types %u byte past %#x", e, rt->read.size, rt->nr_types,
+	      big[PMCDRV_READ_SIZE_VER2]);
+
 	memset(big, 0, sizeof(big));
 	rt->read.size = sizeof(big);
-	big[PMCDRV_READ_SIZE_VER2 + 8] = 1;
 	e = pmcdev_io(fd, PMCDRV_IOC_READ, rt);
-	CHECK(&st, e == E2BIG, "READ larger than VER2 with a non-zero byte past it -> E2BIG",
+	CHECK(&st, e == 0 && rt->read.size == PMCDRV_READ_SIZE_VER3,
+	      "READ larger than VER3 with a zero tail -> ok", "errno %d size %u", e, rt->read.size);
+	memset(big, 0, sizeof(big));
+	rt->read.size = sizeof(big);
+	big[PMCDRV_READ_SIZE_VER3 + 8] = 1;
+	e = pmcdev_io(fd, PMCDRV_IOC_READ, rt);
+	CHECK(&st, e == E2BIG, "READ larger than VER3 with a non-zero byte past it -> E2BIG",
 	      "errno %d", e);
 }
 

@@ -907,20 +907,26 @@ static void check_info_out(struct fz *f, const struct pmcdrv_info *o)
  * READ's reply, of a caller of @len bytes: the layout it was answered in
  * (struct pmcdrv_read up to its size, else struct pmcdrv_read_types), and
  * in the longer one the split by core type: at most four types, nothing
- * past them, their times adding up to the session's.
+ * past them, their times adding up to the session's, no event's running
+ * time there longer than its type's.
  */
 static void check_read_out(struct fz *f, const struct pmcdrv_read *o, size_t len)
 {
 	const struct pmcdrv_read_types *rt = (const struct pmcdrv_read_types *)o;
 	size_t want = len > sizeof(*o) ? sizeof(*rt) : sizeof(*o);
 	unsigned long long te = 0;
-	unsigned int i;
+	unsigned int i, e, over = 0;
 
 	if (want == sizeof(*rt) && len >= sizeof(*rt)) {
-		for (i = 0; i < rt->nr_types && i < PMCDRV_MAX_CORE_TYPES; i++)
+		for (i = 0; i < rt->nr_types && i < PMCDRV_MAX_CORE_TYPES; i++) {
 			te += rt->types[i].time_enabled;
-		if (rt->nr_types > PMCDRV_MAX_CORE_TYPES || rt->reserved ||
+			for (e = 0; e < PMCDRV_MAX_EVENTS; e++)
+				over += rt->time_running[i][e] > rt->types[i].time_enabled;
+		}
+		if (rt->nr_types > PMCDRV_MAX_CORE_TYPES || rt->reserved || over ||
 		    !all_zero(&rt->types[i], (PMCDRV_MAX_CORE_TYPES - i) * sizeof(rt->types[0])) ||
+		    !all_zero(rt->time_running[i],
+			      (PMCDRV_MAX_CORE_TYPES - i) * sizeof(rt->time_running[0])) ||
 		    (rt->nr_types && te != o->time_enabled))
 			violation(f, "READ's split by core type malformed: nr_types %u, their time %llu of %llu",
 				  rt->nr_types, te, (unsigned long long)o->time_enabled);

@@ -333,7 +333,7 @@ static void typed_gp(struct pmcdrv_config *cfg, unsigned int n, u32 event, bool 
  * A hybrid session's program per core type: only the events that count on
  * that type, on their counters, mapped back to the session's; and CONFIG:
  * each type's events, with those of none, fit that type's counters, where
- * events of two types share counters; more is refused, not multiplexed.
+ * events of two types share counters; more multiplexes.
  */
 static void test_prog_for_core_type(void)
 {
@@ -408,14 +408,13 @@ static void test_prog_for_core_type(void)
 	cfg.events[13] = cfg.events[0];
 	cfg.events[13].core_type = 0;
 	cfg.nr_events = 14;
-	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
-	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TYPED_MUX);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux && counter[0] == ~0U && counter[13] == ~0U);
 
-	/* CONFIG: 8 events of one core type on 6 GP + fixed 0 would multiplex: refused */
+	/* CONFIG: 8 events of one core type on 6 GP + fixed 0 multiplex */
 	typed_gp(&cfg, 8, 0xc0, false);
-	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
-	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TYPED_MUX);
-	CU_ASSERT_PTR_NOT_NULL(strstr(pmc_config_strerror(&v), "not multiplexed"));
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
 	/*
 	 * ... but fit where the P-cores are known to have 8 GP counters (an
 	 * Alder Lake's, pmc_hybrid_type_counters()): GP 6 and 7 are theirs.
@@ -436,7 +435,8 @@ static void test_prog_for_core_type(void)
 	cfg.events[8] = cfg.events[0];
 	cfg.events[8].core_type = 0;
 	cfg.nr_events = 9;
-	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
 	cfg.nr_events = 8;
 	cfg.events[7] = cfg.events[8];
 	memset(&cfg.events[8], 0, sizeof(cfg.events[8]));
@@ -444,11 +444,13 @@ static void test_prog_for_core_type(void)
 	CU_ASSERT(counter[7] < 6);
 	/* 9 of the P-cores', or 7 of the E-cores': more than their counters */
 	typed_gp(&cfg, 9, 0xc4, false);
-	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
 	typed_gp(&cfg, 7, 0xc4, false);
 	for (i = 0; i < 7; i++)
 		cfg.events[i].core_type = PMCDRV_CORE_TYPE_ATOM;
-	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
 	memset(pm.type_gp, 0, sizeof(pm.type_gp));
 	typed_gp(&cfg, 8, 0xc0, false);
 	/* 7 fit; a software event with a core type is malformed */
@@ -871,6 +873,77 @@ static void test_extra_models(void)
 }
 
 /* Extra values: EOPNOTSUPP without a table, EINVAL, ENOSPC, what to program. */
+/*
+ * A hybrid part's session whose events name core types, and which does not
+ * fit: each core type takes turns with the events that count there (of no
+ * type and of its own), on its own counters; the steps name the session's
+ * hardware events, not the type's.
+ */
+static void test_mux_core_type(void)
+{
+	struct pmc_arch_perfmon pm = {
+		.version = 5, .num_gp = 6, .gp_width = 48, .num_fixed = 3, .fixed_mask = 0x7,
+		.fixed_width = 48, .hybrid = true, .events_len = 7, .events_avail = 0x7f,
+	};
+	const struct pmcdrv_event inst = { .type = PMCDRV_EVENT_HW, .event = PMC_EVENT_FIXED_PSEUDO,
+					   .umask = 1, .flags = PMCDRV_EVF_USER };
+	struct pmc_arch_perfmon tpm;
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	static struct pmc_mux_work w;
+	u32 counter[PMCDRV_MAX_EVENTS];
+	unsigned int i, r, seen[PMCDRV_MAX_EVENTS] = { 0 };
+
+	pmc_type_set_gp(&pm, PMC_CORE_TYPE_CORE, 0xff);
+	/* 8 P-core events (0..7), 7 E-core events (8..14), instructions:u of none (15) */
+	typed_gp(&cfg, 15, 0xc4, false);
+	for (i = 8; i < 15; i++)
+		cfg.events[i].core_type = PMCDRV_CORE_TYPE_ATOM;
+	cfg.events[15] = inst;
+	cfg.nr_events = 16;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(v.mux);
+
+	/* P-cores: the 8 on GP 0..7, instructions:u on fixed counter 0, in one step */
+	pmc_mux_prepare_type(&cfg, NULL, PMC_CORE_TYPE_CORE, &w);
+	CU_ASSERT(w.nhw == 9 && w.nr_units == 9 && w.hwi[7] == 7 && w.hwi[8] == 15);
+	pmc_type_perfmon(&pm, PMC_CORE_TYPE_CORE, &tpm);
+	CU_ASSERT_EQUAL(pmc_mux_step(&w, &tpm, NULL, ~0ULL, 0), 9);
+	CU_ASSERT(w.hw[8] == 15 && w.idx[8] == PMC_GLOBAL_FIXED_SHIFT && w.idx[7] == 7);
+
+	/* E-cores: 7 GP events on 6 counters take turns, instructions:u in every step */
+	pmc_mux_prepare_type(&cfg, NULL, PMC_CORE_TYPE_ATOM, &w);
+	CU_ASSERT(w.nhw == 8 && w.nr_units == 8 && w.hwi[0] == 8 && w.hwi[7] == 15);
+	pmc_type_perfmon(&pm, PMC_CORE_TYPE_ATOM, &tpm);
+	for (r = 0; r < w.nr_units; r++) {
+		bool inst_on = false;
+
+		CU_ASSERT_EQUAL(pmc_mux_step(&w, &tpm, NULL, ~0ULL, r), 7);
+		for (i = 0; i < w.nr; i++) {
+			CU_ASSERT(w.hw[i] >= 8 && w.hw[i] <= 15);
+			CU_ASSERT(w.idx[i] < 6 || w.idx[i] == PMC_GLOBAL_FIXED_SHIFT);
+			seen[w.hw[i]]++;
+			inst_on |= w.hw[i] == 15;
+		}
+		CU_ASSERT(inst_on);
+	}
+	/* 6 of the 7 in each of the 8 steps: each off in one or two */
+	for (i = 8, r = 0; i < 15; i++) {
+		CU_ASSERT(seen[i] == 6 || seen[i] == 7);
+		r += seen[i];
+	}
+	CU_ASSERT_EQUAL(r, 48);
+	CU_ASSERT_EQUAL(seen[15], 8);
+
+	/* Every other type: instructions:u alone; a type with no event of its own */
+	pmc_mux_prepare_type(&cfg, NULL, 0, &w);
+	CU_ASSERT(w.nhw == 1 && w.nr_units == 1 && w.hwi[0] == 15);
+	cfg.events[15] = cfg.events[0];
+	pmc_mux_prepare_type(&cfg, NULL, 0, &w);
+	CU_ASSERT(w.nhw == 0 && w.nr_units == 0);
+	CU_ASSERT_EQUAL(pmc_mux_step(&w, &pm, NULL, ~0ULL, 0), 0);
+}
+
 /* Multiplexing: units, rotation steps, extra values apart, the interval's bounds. */
 static void test_mux_steps(void)
 {
@@ -1007,13 +1080,11 @@ static void test_config_extra(void)
 	memset(&v, 0, sizeof(v));
 	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
 	CU_ASSERT(v.mux);
-	/* ... but not when an event names a core type (its program is one). */
+	/* ... and so when an event names a core type (each type takes turns). */
 	memset(&v, 0, sizeof(v));
 	cfg.events[0].core_type = PMCDRV_CORE_TYPE_CORE;
-	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), -EOPNOTSUPP);
-	CU_ASSERT_EQUAL(v.err, PMC_CONFIG_TYPED_MUX);
-	CU_ASSERT_EQUAL(v.bad_index, 0);
-	CU_ASSERT(!v.mux);
+	CU_ASSERT_EQUAL(pmc_config_extra(&cfg, m, &xp, &v), 0);
+	CU_ASSERT(v.mux);
 	cfg.events[0].core_type = 0;
 	memset(&v, 0, sizeof(v));
 	cfg.events[1].group = 4;
@@ -1444,6 +1515,7 @@ void register_pmu_logic_tests(void)
 		{ "extra-register tables", test_extra_models },
 		{ "config extra values", test_config_extra },
 		{ "multiplexing units and steps", test_mux_steps },
+		{ "multiplexing per core type", test_mux_core_type },
 		{ "enabled counters", test_enabled_counters },
 		{ "who has counters in use", test_scan_in_use },
 		{ "width-agnostic delta", test_delta },

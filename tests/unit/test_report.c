@@ -27,6 +27,7 @@
 #include "libpmc.h"
 #include "unit.h"
 #include "report.h"
+#include "hybrid.h"
 #include "topdown.h"
 #include <math.h>
 
@@ -802,6 +803,72 @@ static struct td_gp *td_open(const char *cpuid, int smt, int core_wide, int *ret
 }
 
 /*
+ * A hybrid part's rows by core type: raw, adding up to the sum; where the
+ * events took turns, each type's row scaled by its own time there (never
+ * the whole time), the sum their sum, and an event of one core type its
+ * type's estimate, with its share of its type's time and the type's of all.
+ */
+static void test_type_rows(void)
+{
+	static struct run_result res;
+	static struct type_acc ta;
+	struct pmc_evsel ev[2] = {
+		{ .name = "instructions:u", .ev = { .type = PMCDRV_EVENT_HW, .event = 0xc0 } },
+		{ .name = "cpu_atom/INST_RETIRED.ANY_P/:u",
+		  .ev = { .type = PMCDRV_EVENT_HW, .event = 0xc0, .core_type = PMCDRV_CORE_TYPE_ATOM } },
+	};
+	struct report_row sum[2] = { { .ev = &ev[0], .value = 999 }, { .ev = &ev[1], .value = 999 } };
+	struct report_row rows[2 * (PMCDRV_MAX_CORE_TYPES + 1)];
+	struct pmc_evsel tev[2 * PMCDRV_MAX_CORE_TYPES];
+	unsigned int n;
+
+	res.nr_types = 2;
+	res.types[0] = (struct pmcdrv_read_type){ .cpuid_1a = 0x40000001, .time_enabled = 1000,
+						  .values = { 400, 0 } };
+	res.types[1] = (struct pmcdrv_read_type){ .cpuid_1a = 0x20000001, .time_enabled = 3000,
+						  .values = { 300, 300 } };
+	res.type_running[0][0] = 500;	/* on a counter half the P-core's time */
+	res.type_running[1][0] = 1500;
+	res.type_running[1][1] = 1000;	/* a third of the E-core's */
+
+	/* Not taking turns: raw, the sum as it is */
+	type_acc_add(&ta, &res, 2, false);
+	n = type_rows(0, false, &ta, sum, 2, rows, tev);
+	CU_ASSERT_EQUAL(n, 4);
+	CU_ASSERT(!strcmp(rows[0].ev->name, "cpu_core/instructions:u/") && rows[0].value == 400);
+	CU_ASSERT(!strcmp(rows[1].ev->name, "cpu_atom/instructions:u/") && rows[1].value == 300);
+	CU_ASSERT(rows[2].value == 999 && !rows[0].mux && !rows[1].mux);
+	CU_ASSERT(rows[3].typed && rows[3].value == 999 && fabs(rows[3].running_pct - 75) < 1e-9);
+
+	/* Taking turns: each type by its own times, the sum theirs */
+	memset(&ta, 0, sizeof(ta));
+	type_acc_add(&ta, &res, 2, true);
+	n = type_rows(0, false, &ta, sum, 2, rows, tev);
+	CU_ASSERT_EQUAL(n, 4);
+	CU_ASSERT(rows[0].value == 800 && rows[0].mux && fabs(rows[0].running_pct - 50) < 1e-9);
+	CU_ASSERT(rows[1].value == 600 && rows[1].mux && fabs(rows[1].running_pct - 50) < 1e-9);
+	CU_ASSERT_EQUAL(rows[2].value, 1400);
+	/* perf would say 300 x 4000 / 1000 = 1200 for the E-core event: 900 here */
+	CU_ASSERT(rows[3].typed && rows[3].mux && rows[3].value == 900);
+	CU_ASSERT(fabs(rows[3].running_pct - 100.0 / 3) < 1e-9 && fabs(rows[3].type_pct - 75) < 1e-9);
+	/* --cputype atom: its row alone, and the typed one; --hybrid-merge: the estimates' sum */
+	n = type_rows(PMCDRV_CORE_TYPE_ATOM, false, &ta, sum, 2, rows, tev);
+	CU_ASSERT(n == 2 && rows[0].value == 600 && rows[1].value == 900);
+	n = type_rows(0, true, &ta, sum, 2, rows, tev);
+	CU_ASSERT(n == 2 && rows[0].value == 1400 && rows[1].value == 900);
+
+	/* A type with time but never on a counter: <not counted>; no time there: raw 0 */
+	res.type_running[1][0] = 0;
+	res.types[0].time_enabled = 0;
+	memset(&ta, 0, sizeof(ta));
+	type_acc_add(&ta, &res, 2, true);
+	n = type_rows(0, false, &ta, sum, 2, rows, tev);
+	CU_ASSERT(rows[1].not_counted && rows[1].value == 0);
+	CU_ASSERT(rows[0].mux && !rows[0].not_counted && rows[0].value == 0 &&
+		  rows[0].running_pct == 0);
+}
+
+/*
  * --topdown without PERF_METRICS: level 1 from the model's TopdownL1
  * metrics in the kernel's data (topdown.c), with SMT off the core-wide
  * clocks (topdown.h); the event names resolve for the model forced.
@@ -943,6 +1010,7 @@ void register_report_tests(void)
 		{ "--topdown: perf's metrics, metric-only CSV", test_topdown },
 		{ "stat --topdown -I -A: per CPU, per interval", test_topdown_interval_per_cpu },
 		{ "--topdown from general-purpose events", test_topdown_gp },
+		{ "hybrid rows: raw, and each type's estimate when taking turns", test_type_rows },
 	};
 	UNIT_ADD_SUITE("report", tests);
 	/* Without jq this would pass with no assertion: say it is skipped instead. */

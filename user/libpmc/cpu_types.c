@@ -49,6 +49,12 @@ static uint32_t this_cpu_type(struct pmc_core_type_desc *t)
 	return l1a.eax;
 }
 
+uint32_t pmc_cpuid_this_core_type(struct pmc_core_type_desc *t)
+{
+	memset(t, 0, sizeof(*t));
+	return this_cpu_type(t);
+}
+
 int pmc_cpuid_core_types(struct pmc_core_type_desc *out, unsigned int max)
 {
 	cpu_set_t old, online, one;

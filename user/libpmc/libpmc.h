@@ -87,9 +87,11 @@ int pmc_session_read(struct pmc_session *s, struct pmcdrv_read *r);
 /*
  * pmc_session_read() with, on a hybrid CPU, the split by core type taken in
  * the same fold: rt->nr_types entries of rt->types[], whose raw values add
- * up to rt->read.values exactly.  nr_types is 0 where the CPU is not
- * hybrid, while the session multiplexes, and from a module older than the
- * split.  Costs more than pmc_session_read() (1,928 bytes copied out).
+ * up to rt->read.values exactly, and each type's running time of each
+ * event (rt->time_running: less than the type's time where the events take
+ * turns).  nr_types is 0 where the CPU is not hybrid, and from a module
+ * older than the split.  Costs more than pmc_session_read() (2,952 bytes
+ * copied out).
  */
 int pmc_session_read_types(struct pmc_session *s, struct pmcdrv_read_types *rt);
 /*
@@ -760,5 +762,11 @@ struct pmc_core_type_desc {
  * -ENOSPC (more types than @max) or -errno of sched_getaffinity(2).
  */
 int pmc_cpuid_core_types(struct pmc_core_type_desc *out, unsigned int max);
+/*
+ * The core type of the CPU this thread runs on now, into @t (its CPUs
+ * left empty): its CPUID.1AH:EAX, or 0 (@t zero) where the part is not
+ * hybrid.  Pin the thread first for an answer about one CPU.
+ */
+uint32_t pmc_cpuid_this_core_type(struct pmc_core_type_desc *t);
 
 #endif /* PMCDRV_LIBPMC_H */

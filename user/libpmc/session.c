@@ -318,6 +318,15 @@ int pmc_session_read_types(struct pmc_session *s, struct pmcdrv_read_types *rt)
 	/* A module older than the split answers VER1, or VER0 before that. */
 	if (rt->read.size < PMCDRV_READ_SIZE_VER2)
 		rt->nr_types = 0;
+	/*
+	 * One of the split without its running times (VER2) split only what
+	 * did not take turns: every event ran all of its type's time.
+	 */
+	if (rt->read.size < PMCDRV_READ_SIZE_VER3) {
+		for (unsigned int t = 0; t < rt->nr_types && t < PMCDRV_MAX_CORE_TYPES; t++)
+			for (unsigned int i = 0; i < PMCDRV_MAX_EVENTS; i++)
+				rt->time_running[t][i] = rt->types[t].time_enabled;
+	}
 	/* As read_ioctl(), whose loop stays its own: its instructions are the region cost's. */
 	if (rt->read.size < PMCDRV_READ_SIZE_VER1) {
 		for (unsigned int i = 0; i < rt->read.nr_events && i < PMCDRV_MAX_EVENTS; i++) {

@@ -459,8 +459,10 @@ static void add_types(struct run_result *res, const struct pmcdrv_read_types *rt
 		if (k < 0)
 			continue;
 		res->types[k].time_enabled += rt->types[t].time_enabled;
-		for (e = 0; e < n; e++)
+		for (e = 0; e < n; e++) {
 			res->types[k].values[e] += rt->types[t].values[e];
+			res->type_running[k][e] += rt->time_running[t][e];
+		}
 	}
 }
 
@@ -543,10 +545,11 @@ static void print_attached(FILE *f, const struct run_opts *o, struct count_metri
 	if (cm)
 		count_metrics_eval(cm, rows, o->c.events.n, elapsed, &r, "run");
 	/* A hybrid CPU: rows by core type, as run of a command prints them. */
-	if (types->nr_types && !(sum->flags & PMCDRV_READ_MULTIPLEXED))
+	if (types->nr_types)
 		ta = calloc(1, sizeof(*ta));
 	if (ta)
-		type_acc_add(ta, types, o->c.events.n);
+		type_acc_add(ta, types, o->c.events.n,
+			     !o->c.no_scale && (sum->flags & PMCDRV_READ_MULTIPLEXED));
 	shown = type_rows_shown(o->cputype, o->hybrid_merge, cm != NULL, ta, rows, o->c.events.n,
 				trows, tev, &nr);
 	report_print(f, &r, shown, nr);

@@ -200,8 +200,7 @@ static void print_results(FILE *f, const struct run_opts *o, const struct mpi_ra
 		report_print_topdown(f, &r, rows, o->c.events.n, o->td_level, o->c.td, true);
 		return;
 	}
-	shown = type_rows_shown(o->cputype, o->hybrid_merge, cm != NULL,
-				(last->flags & PMCDRV_READ_MULTIPLEXED) ? NULL : ta, rows,
+	shown = type_rows_shown(o->cputype, o->hybrid_merge, cm != NULL, ta, rows,
 				o->c.events.n, trows, tev, &nr);
 	report_print(f, &r, shown, nr);
 }
@@ -645,7 +644,8 @@ static int run(int argc, char **argv, int *status, bool *plot_failed, struct td_
 		}
 		for (i = 0; i < o.c.events.n; i++)
 			acc_add(&vals[i], count_value(&o.c, &res.r, i));
-		type_acc_add(&types, &res, o.c.events.n);
+		type_acc_add(&types, &res, o.c.events.n,
+			     !o.c.no_scale && (res.r.flags & PMCDRV_READ_MULTIPLEXED));
 		acc_add(&t_run, (double)res.r.time_running);
 		acc_add(&elapsed, res.elapsed);
 		acc_add(&ut, res.utime);

@@ -315,6 +315,7 @@ static bool split_by_type(const struct pmc_evlist *ev, const struct stat_cpu *cp
 		for (e = 0; e < ev->n; e++) {
 			interval_delta(&cpus[i].now, &cpus[i].prev, e, &d);
 			res->types[k].values[e] += d.values[0];
+			res->type_running[k][e] += d.times[0].time_running;
 			if (!e)
 				res->types[k].time_enabled += d.times[0].time_enabled;
 		}
@@ -486,7 +487,7 @@ static bool print_by_type(struct stat_opts *o, const struct pmc_evlist *ev,
 	unsigned int nr;
 
 	if (ok) {
-		type_acc_add(&w->ta, &w->res, ev->n);
+		type_acc_add(&w->ta, &w->res, ev->n, !o->c.no_scale && any_mux(cpus, n));
 		shown = type_rows_shown(0, false, metrics, &w->ta, rows, ev->n, w->trows, w->tev, &nr);
 		interval_print_rows(&o->io, r, shown, nr, first);
 	}
@@ -573,7 +574,7 @@ static void print_counts(struct stat_opts *o, const struct pmc_evlist *ev,
 	else if (o->cm)
 		count_metrics_eval(o->cm, rows, nrows, elapsed, &r, "stat");
 	/* A hybrid part, the CPUs summed: rows by core type, as run prints them. */
-	if (!o->cg.nr && !o->per_cpu && !any_mux(cpus, n) &&
+	if (!o->cg.nr && !o->per_cpu &&
 	    print_by_type(o, ev, cpus, n, &r, rows, o->cm, first)) {
 		free(rows);
 		return;

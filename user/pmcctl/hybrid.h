@@ -12,6 +12,13 @@ struct type_acc {
 	uint32_t ids[PMCDRV_MAX_CORE_TYPES];	/* CPUID.1AH:EAX */
 	struct stat_acc vals[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
 	struct stat_acc time[PMCDRV_MAX_CORE_TYPES];	/* ns counted on CPUs of the type */
+	struct stat_acc run[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];	/* ns on a counter */
+	/*
+	 * The events took turns (each type its own) and are scaled: vals are
+	 * each type's estimates, raw x its time there / its time on a counter
+	 * there (never the whole time: perf's overcount of cpu_atom rows).
+	 */
+	bool scale;
 };
 
 /*
@@ -21,7 +28,11 @@ struct type_acc {
 int type_slot(struct run_result *res, uint32_t cpuid_1a);
 
 /* Add one run's split (res->nr_types 0: none) of @n events. */
-void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n);
+/*
+ * Add a run's split by core type to @ta; with @scale (the session
+ * multiplexed, and is scaled) each type's estimates.
+ */
+void type_acc_add(struct type_acc *ta, const struct run_result *res, unsigned int n, bool scale);
 
 /*
  * The rows of @sum's @n events by core type (@cputype's alone when not 0,
@@ -42,8 +53,7 @@ void type_rows_mark(const struct type_acc *ta, struct report_row *rows, unsigned
 
 /*
  * What run, run -p/-t and stat -a print on a hybrid CPU, chosen in one
- * place: without @ta (not hybrid, or the session multiplexed: which step
- * ran on which type is not kept) @rows as they are; with @metrics (-M) @rows
+ * place: without @ta (not hybrid) @rows as they are; with @metrics (-M) @rows
  * marked (type_rows_mark()), the metrics staying beside them; else the rows
  * by core type (type_rows() into @trows and @tev).  Returns the rows to
  * print, *@nr how many.

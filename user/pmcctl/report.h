@@ -54,9 +54,13 @@ struct report_row {
 	/*
 	 * An event of one core type (cpu_core/EVENT/): its raw count, never
 	 * scaled; time_running and running_pct are the time on CPUs of its
-	 * type, the only time it counted.
+	 * type, the only time it counted.  With mux as well (a row of a
+	 * type's turns): value is that type's estimate, time_running and
+	 * running_pct its time on a counter there and its share of the
+	 * type's time, type_pct the type's share of the whole time.
 	 */
 	bool typed;
+	double type_pct;
 };
 
 /*

@@ -56,7 +56,9 @@ struct child_msg {
  */
 static int cpuid_info_on(int cpu, struct pmcdrv_info *info, unsigned int *core_type)
 {
+	struct pmc_core_type_desc t;
 	cpu_set_t old, one;
+	unsigned int gp;
 
 	if (sched_getaffinity(0, sizeof(old), &old))
 		return -errno;
@@ -69,9 +71,17 @@ static int cpuid_info_on(int cpu, struct pmcdrv_info *info, unsigned int *core_t
 	/*
 	 * One CPU, one core type: its counters and events are that type's
 	 * (*core_type says which), so the events are checked as on a part
-	 * with one core type, not against the types' common subset.
+	 * with one core type, not against the types' common subset: with
+	 * its GP counters (an Alder Lake P-core's 8), the low ones in a row,
+	 * as the module plans them (pmc_type_set_gp()).
 	 */
 	info->flags &= ~PMCDRV_INFO_HYBRID;
+	if (*core_type && pmc_cpuid_this_core_type(&t)) {
+		for (gp = 0; gp < 64 && (t.gp_mask & (1ULL << gp)); gp++)
+			;
+		if (gp > info->num_gp && gp <= PMC_MAX_GP)
+			info->num_gp = gp;
+	}
 	if (sched_setaffinity(0, sizeof(old), &old))
 		return -errno;
 	return 0;

@@ -382,6 +382,7 @@ static int run_read_final(struct pmc_session *s, struct run_result *res)
 	res->r = rt.read;
 	res->nr_types = rt.nr_types;
 	memcpy(res->types, rt.types, sizeof(res->types));
+	memcpy(res->type_running, rt.time_running, sizeof(res->type_running));
 	return 0;
 }
 

@@ -67,6 +67,8 @@ struct run_result {
 	/* A hybrid CPU: the split of r by core type (pmc_session_read_types()); nr_types 0 else. */
 	unsigned int nr_types;
 	struct pmcdrv_read_type types[PMCDRV_MAX_CORE_TYPES];
+	/* ns each event was on a counter of each type (pmcdrv_read_types.time_running) */
+	uint64_t type_running[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
 	double elapsed;		/* seconds */
 	double utime, stime;
 	int status;		/* wait status */

@@ -364,16 +364,30 @@ struct pmcdrv_read_types {
 	/*
 	 * out: entries of types[] filled, one per core type seen online since
 	 * the module loaded, in the order first seen; 0 where the CPU is not
-	 * hybrid, for READ_SELF and READ_CGROUP, and while the session
-	 * multiplexes (its per-type shares of each event's time are not kept).
+	 * hybrid, and for READ_SELF and READ_CGROUP.  (A module of the
+	 * PMCDRV_READ_SIZE_VER2 layout also left it 0 while the session
+	 * multiplexed.)
 	 */
 	__u32 nr_types;
 	__u32 reserved;
 	struct pmcdrv_read_type types[PMCDRV_MAX_CORE_TYPES];
+	/*
+	 * out (PMCDRV_READ_SIZE_VER3): ns each event of types[t] was on a
+	 * counter of that type while enabled, in the order of
+	 * pmcdrv_config.events; a software event's, that type's time_enabled.
+	 * Less than the type's time_enabled where its events take turns
+	 * (multiplexing: each core type has its own turns), or the session
+	 * yielded its counters; 0 for an event that names another core type.
+	 * A type's estimate of an event is values x time_enabled / this, never
+	 * the session's whole time.
+	 */
+	__u64 time_running[PMCDRV_MAX_CORE_TYPES][PMCDRV_MAX_EVENTS];
 };
 
 /* the split by core type */
 #define PMCDRV_READ_SIZE_VER2	1928
+/* and each core type's running times */
+#define PMCDRV_READ_SIZE_VER3	2952
 
 /* ---- Self-read: a tracked thread reads its own counts ---------------------- */
 
