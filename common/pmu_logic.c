@@ -298,13 +298,20 @@ void pmc_type_perfmon(const struct pmc_arch_perfmon *pm, u32 core_type,
 		out->num_gp = pm->type_gp[k];
 }
 
-void pmc_type_set_gp(struct pmc_arch_perfmon *pm, u32 core_type, u64 gp_mask)
+u32 pmc_gp_in_a_row(u64 gp_mask)
 {
-	int k = pmc_type_slot(core_type);
 	u32 n = 0;
 
 	while (n < PMC_MAX_GP && (gp_mask & (1ULL << n)))
 		n++;
+	return n;
+}
+
+void pmc_type_set_gp(struct pmc_arch_perfmon *pm, u32 core_type, u64 gp_mask)
+{
+	int k = pmc_type_slot(core_type);
+	u32 n = pmc_gp_in_a_row(gp_mask);
+
 	if (k >= 0)
 		pm->type_gp[k] = n > pm->num_gp ? n : 0;
 }

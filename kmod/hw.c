@@ -122,17 +122,22 @@ static u64 pmcd_hw_this_type_gp(u32 type)
 int pmcd_hw_core_type_index(void)
 {
 	struct pmc_cpuid_regs l1a;
-	unsigned int i, nr = pmcd_nr_core_types;
+	unsigned int i, n, nr = pmcd_nr_core_types;
 	u64 gp;
 
 	if (!pmcd_hw_hybrid)
 		return -1;
 	pmcd_cpuid(PMC_CPUID_LEAF_HYBRID, &l1a);
-	gp = pmcd_hw_this_type_gp(l1a.eax >> 24);
-	this_cpu_write(pmcd_hw_type_gp, gp & ~pmc_counter_mask(&pmcd_hw_desc.pm));
-	for (i = 0; i < nr; i++)
-		if (pmcd_core_types[i] == l1a.eax)
-			return i;
+	for (i = 0; i < nr && pmcd_core_types[i] != l1a.eax; i++)
+		;
+	/* A type seen before has its counters known: no more CPUID (each traps in a VM). */
+	gp = i < nr ? pmcd_core_type_gp[i] : pmcd_hw_this_type_gp(l1a.eax >> 24);
+	/* Its own beyond the common ones, by the planning's rule: the low ones in a row. */
+	n = pmc_gp_in_a_row(gp);
+	this_cpu_write(pmcd_hw_type_gp, (n ? GENMASK_ULL(n - 1, 0) : 0) &
+			~pmc_counter_mask(&pmcd_hw_desc.pm));
+	if (i < nr)
+		return i;
 	if (nr == PMCDRV_MAX_CORE_TYPES)
 		return -1;
 	pmcd_core_types[nr] = l1a.eax;

@@ -1119,6 +1119,24 @@ static noinline void pmcd_read_types(struct pmcd_session *s, struct pmcdrv_read_
 }
 
 /*
+ * ns @s counted on CPUs of core type @core_type (CPUID.1AH:EAX[31:24])
+ * while enabled: the time an event of that type could count.
+ */
+static u64 pmcd_type_time(struct pmcd_session *s, u32 core_type)
+{
+	unsigned int t, nr;
+	const u32 *ids;
+	u64 ns = 0;
+
+	nr = pmcd_hw_core_types(&ids);
+	for (t = 0; t < nr; t++) {
+		if (ids[t] >> 24 == core_type)
+			ns += atomic64_read(&s->type_time[t]);
+	}
+	return ns;
+}
+
+/*
  * READ, or with @cgroup >= 0 READ_CGROUP of that cgroup: -EBADFD before
  * ATTACH, -EOPNOTSUPP when @s is no cgroup session, -EINVAL for an index
  * it does not have.  With @rt (READ only: @r is &rt->read), the split by
@@ -1176,6 +1194,14 @@ static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 
 					   r->time_enabled;
 		if (ev->type == PMCDRV_EVENT_HW && s->mux)
 			r->times[i].time_running = atomic64_read(&s->hw_running[s->hw_slot[i]]);
+		/*
+		 * Taking turns, an event of one core type could count only on
+		 * that type: its time there is its enabled time, so that its
+		 * estimate (values x enabled / running) is that type's, never
+		 * scaled by the time on the other types.
+		 */
+		if (ev->type == PMCDRV_EVENT_HW && s->mux && unlikely(ev->core_type))
+			r->times[i].time_enabled = pmcd_type_time(s, ev->core_type);
 		if (ev->type == PMCDRV_EVENT_HW)
 			r->values[i] = atomic64_read(&s->hw_vals[s->hw_slot[i]]);
 		else if (ev->sw_id == PMCDRV_SW_TASK_CLOCK)

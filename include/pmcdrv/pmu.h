@@ -207,6 +207,12 @@ struct pmc_arch_perfmon {
 void pmc_type_perfmon(const struct pmc_arch_perfmon *pm, u32 core_type,
 		      struct pmc_arch_perfmon *out);
 void pmc_type_set_gp(struct pmc_arch_perfmon *pm, u32 core_type, u64 gp_mask);
+/*
+ * How many of @gp_mask's GP counters are usable: its low ones in a row
+ * (IA32_PMC0 on), the rule of every user of a core type's counters (the
+ * planning above, the module's reads and scrubs, the MSR fallback).
+ */
+u32 pmc_gp_in_a_row(u64 gp_mask);
 
 /*
  * How often, in ms, the counters must be folded so that none can wrap twice

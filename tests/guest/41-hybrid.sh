@@ -27,7 +27,8 @@
 #   - a model-specific event without a core type is refused, naming why
 #   - stat -a -A: each CPU's row at its own type's ratio; the MSR device's
 #     one-CPU count on each type, naming the core type
-#   - regions and the self-read page (RDPMC) on each core type
+#   - regions and the self-read page (RDPMC) on each core type, and a region
+#     whose thread moves between them adding up across both
 # Elsewhere (not hybrid) everything here SKIPs, saying why.
 . tests/lib/guest.sh
 
@@ -339,6 +340,15 @@ check "19 events, moved: each P-core event within $mvtol% of instructions:u's P-
 	all_within cpu_core/INST_RETIRED.ANY_P/:u "${ic:-1}" $mvtol </tmp/hyb19
 check "19 events, moved: each E-core event within $mvtol% of instructions:u's E-core row ($ia: $(vals cpu_atom/INST_RETIRED.ANY_P/:u </tmp/hyb19)), not scaled by the whole time" \
 	all_within cpu_atom/INST_RETIRED.ANY_P/:u "${ia:-1}" $mvtol </tmp/hyb19
+# -I scales each interval from READ's own times: taking turns, an event of
+# one core type has its time on that type as its enabled time.  10 P-core
+# events over a loop on the E-core (taskset moves it there before the exec,
+# a moment after the start on either CPU): each interval's P-core counts
+# stay that moment's few instructions, where scaled by the whole interval
+# they would read some hundred times that.
+out=$(pmcctl run -I 50 -x, -e "$(evs 10 cpu_core/INST_RETIRED.ANY_P/:u)" -- taskset -c 1 $loop "$big" 2>&1 >/dev/null)
+check "-I, 10 P-core events, the loop on the E-core: every interval's P-core count below 1,000,000 ($(awk -F, '{ if ($2 + 0 > m) m = $2 + 0 } END { print "max " m }' <<<"$out"))" \
+	awk -F, '$4 == "cpu_core/INST_RETIRED.ANY_P/:u" { n++; if ($2 + 0 >= 1000000) bad++ } END { exit !(n >= 10 && !bad) }' <<<"$out"
 out=$(pmcctl run -x, --no-scale -e "$ev19" -- $loop "$(n $N)" 2>&1 >/dev/null)
 expect_eq "19 events, --no-scale: the rows by type raw, adding up to the raw sum" \
 	$(($(tval cpu_core instructions:u <<<"$out") + $(tval cpu_atom instructions:u <<<"$out"))) \
@@ -498,6 +508,21 @@ for c in 0 1; do
 	check "CPU $c: the self-read page through RDPMC, never decreasing" \
 		grep -q '^selfread: monotonic$' <<<"$out"
 done
+# A region whose thread moves between the types while it runs: its counts
+# add up across them, the same instructions as pinned (its reads of the
+# page may retry once more or less when a move meets one: 200 instructions
+# of slack), its cycles between the P-core's 2x and the E-core's 3x.
+rcol() { awk -F, -v r="$1" -v e="$2" '$1 == "region" && $2 == r && $7 == e { print $6 }'; }
+out=$(taskset -c 0 pmcctl run --regions -x, -e instructions:u,cycles:u -- build/examples/matmul 256 2>&1 >/dev/null)
+ri=$(rcol multiply instructions:u <<<"$out")
+pmcctl run --regions -x, -e instructions:u,cycles:u -- build/examples/matmul 256 2>/tmp/hybreg >/dev/null &
+moves=$(shuttle $!)
+mi=$(rcol multiply instructions:u </tmp/hybreg) mc=$(rcol multiply cycles:u </tmp/hybreg)
+check "a region moved between the types ($moves moves): its instructions:u as pinned ($mi, $ri), within 200" \
+	awk -v a="$mi" -v b="$ri" 'BEGIN { d = a - b; exit !(a > 0 && b > 0 && d <= 200 && d >= -200) }'
+check "a region moved: its cycles:u between 2x and 3x its instructions:u ($mc for $mi): both types counted" \
+	test "${mc:-0}" -gt $((2 * ${mi:-0})) -a "${mc:-0}" -lt $((3 * ${mi:-0}))
+check "a region moved: it did move" test "${moves:-0}" -gt 1
 
 refcnt=$(cat /sys/module/pmcdrv/refcnt)
 expect_eq "no open file holds the module" "$refcnt" 0

@@ -56,7 +56,8 @@ acc() {
 		echo "SKIP: $1: off the bound, not asserted on the debug kernel (see 69-multiplex.sh)"
 	fi
 }
-MUX_TOL_PCT=$tol MUX_SHARE_TOL=$stol MUX_ITERS=$iters build/tests/mux
+# On a hybrid part on the P-core: its cycles are 2 an instruction, as mux.c takes them.
+MUX_TOL_PCT=$tol MUX_SHARE_TOL=$stol MUX_ITERS=$iters on_pcore build/tests/mux
 
 TRACEFS=/sys/kernel/tracing
 [ -e "$TRACEFS/trace" ] || mount -t tracefs nodev "$TRACEFS"
@@ -101,7 +102,13 @@ within() {	# JSON lines of pmcctl run -j; field; each value within $tol% of $exa
 	jq -e -s --argjson x "$exact" --arg f "$2" --argjson t "$tol" \
 		'length == 12 and all(.[]; (.[$f] | tonumber) > $x * (1 - $t / 100) and (.[$f] | tonumber) < $x * (1 + $t / 100))' <<<"$1"
 }
-out=$(pmcctl run -j -e "$ev" -- build/progs/loop $N 2>&1)
+# On a hybrid part run and stat print each event's rows by core type too
+# (cpu_core/instructions:u/, cpu_atom/instructions:u/, 41-hybrid checks
+# them); these checks take the sums, the rows named as -e names them.  Not
+# in a pipe: jq starting on the other vCPU while the loop runs takes guest
+# time from it under -icount, and the rate the estimates assume is unsteady.
+sums() { jq -c 'select((.event // "") | startswith("cpu_") | not)'; }
+out=$(pmcctl run -j -e "$ev" -- build/progs/loop $N 2>&1); out=$(sums <<<"$out")
 acc "pmcctl run: 12 instructions:u on $gp+3 counters, each scaled within $tol% of 2N" within "$out" counter-value
 acc "pmcctl run -j: each event's pcnt-running is its share ($units counters of 12 units: $share%, $sh_lo-$sh_hi)" \
 	jq -e -s --argjson lo $sh_lo --argjson hi $sh_hi 'all(.[]; ."pcnt-running" > $lo and ."pcnt-running" < $hi)' <<<"$out"
@@ -109,14 +116,14 @@ out=$(pmcctl run -e "$ev" -- build/progs/loop $N 2>&1)
 check "pmcctl run: text shows perf's (xx.xx%) column on each multiplexed count" \
 	test "$(awk -v lo=$((sh_lo - 6)) -v hi=$((sh_hi + 3)) '$2 == "instructions:u" && $3 ~ /^\([0-9.]+%\)$/ {
 		p = substr($3, 2) + 0; if (p >= lo && p < hi) n++ } END { print n + 0 }' <<<"$out")" = 12
-out=$(pmcctl run -j --no-scale -e "$ev" -- build/progs/loop $N 2>&1)
+out=$(pmcctl run -j --no-scale -e "$ev" -- build/progs/loop $N 2>&1); out=$(sums <<<"$out")
 check "pmcctl run --no-scale: raw counts, each about its share of 2N" \
 	jq -e -s --argjson x "$exact" --argjson lo $((sh_lo - 6)) --argjson hi $((sh_hi + 3)) \
 		'length == 12 and all(.[]; ."counter-value" < $x * $hi / 100 and ."counter-value" > $x * $lo / 100)' <<<"$out"
 pmcctl run --regions -e "$ev" -- build/examples/matmul 16 >/dev/null 2>/tmp/err
 expect_eq "pmcctl run --regions with more events than counters: refused, exit 2" "$?" 2
 check "... the message says a region needs all its events counting" grep -q 'a region needs all of them counting' /tmp/err
-out=$(pmcctl run -j -e instructions:u,cycles:u -- build/progs/loop $N 2>&1)
+out=$(pmcctl run -j -e instructions:u,cycles:u -- build/progs/loop $N 2>&1); out=$(sums <<<"$out")
 check "pmcctl run: a session that fits has no percentage below 100" \
 	jq -e -s 'all(.[]; ."pcnt-running" == 100)' <<<"$out"
 out=$(pmcctl compare -j -e "$ev" -- build/progs/loop $N 2>&1)
@@ -130,7 +137,7 @@ echo "$out" | head -3
 # --no-scale the 12 raw counts summed to 5 x (2N + 32,500): 5 counters at every moment).
 # 3% is the bound.
 if [ "$(nproc)" -gt 1 ]; then
-	out=$(pmcctl stat -C 1 -j -e "$ev" -- taskset -c 1 build/progs/loop $N 2>&1)
+	out=$(pmcctl stat -C 1 -j -e "$ev" -- taskset -c 1 build/progs/loop $N 2>&1); out=$(sums <<<"$out")
 	acc "pmcctl stat -C 1: 12 instructions:u of a CPU session, each scaled within $ctol% of 2N" \
 		jq -e -s --argjson x "$exact" --argjson t "$ctol" 'length == 12 and all(.[]; ."counter-value" > $x * (1 - $t / 100) and ."counter-value" < $x * (1 + $t / 100))' <<<"$out"
 	acc "pmcctl stat -C 1 -j: each pcnt-running about $units/12 ($sh_lo-$sh_hi)" \

@@ -419,6 +419,9 @@ static void test_prog_for_core_type(void)
 	 * ... but fit where the P-cores are known to have 8 GP counters (an
 	 * Alder Lake's, pmc_hybrid_type_counters()): GP 6 and 7 are theirs.
 	 */
+	/* the low counters in a row, the one rule */
+	CU_ASSERT(pmc_gp_in_a_row(0xff) == 8 && pmc_gp_in_a_row(0xbf) == 6 && pmc_gp_in_a_row(0) == 0 &&
+		  pmc_gp_in_a_row(~0ULL) == PMC_MAX_GP);
 	pmc_type_set_gp(&pm, PMC_CORE_TYPE_CORE, 0xff);
 	pmc_type_set_gp(&pm, PMC_CORE_TYPE_ATOM, 0x3f);		/* the common 6: nothing more */
 	CU_ASSERT(pm.type_gp[0] == 8 && pm.type_gp[1] == 0);

@@ -58,7 +58,7 @@ static int cpuid_info_on(int cpu, struct pmcdrv_info *info, unsigned int *core_t
 {
 	struct pmc_core_type_desc t;
 	cpu_set_t old, one;
-	unsigned int gp;
+	uint32_t gp;
 
 	if (sched_getaffinity(0, sizeof(old), &old))
 		return -errno;
@@ -77,9 +77,8 @@ static int cpuid_info_on(int cpu, struct pmcdrv_info *info, unsigned int *core_t
 	 */
 	info->flags &= ~PMCDRV_INFO_HYBRID;
 	if (*core_type && pmc_cpuid_this_core_type(&t)) {
-		for (gp = 0; gp < 64 && (t.gp_mask & (1ULL << gp)); gp++)
-			;
-		if (gp > info->num_gp && gp <= PMC_MAX_GP)
+		gp = pmc_gp_in_a_row(t.gp_mask);
+		if (gp > info->num_gp)
 			info->num_gp = gp;
 	}
 	if (sched_setaffinity(0, sizeof(old), &old))
