@@ -660,18 +660,6 @@ static int pmc_config_bad_td(const struct pmcdrv_config *cfg)
 }
 
 /*
- * The session multiplexes: say so in @v.  Both ways to multiplex come
- * here: more events than counters (pmc_config_check()) and one extra
- * register needing two values (pmc_config_extra()).  On a hybrid part
- * with events that name core types, each type takes turns with its own
- * events (pmc_mux_prepare_type()).
- */
-static void pmc_config_set_mux(struct pmc_config_verdict *v)
-{
-	v->mux = true;
-}
-
-/*
  * A hybrid part's events when together they are more than its counters:
  * a CPU counts only the events of its own core type and those of none, so
  * the events of no type take their counters first (the same on every
@@ -800,7 +788,8 @@ int pmc_config_check(const struct pmcdrv_config *cfg, const struct pmc_arch_perf
 	    (!pm->hybrid || pmc_assign_typed(specs, nhw, pm, usable, counter))) {
 		for (i = 0; i < cfg->nr_events; i++)
 			counter[i] = ~0U;
-		pmc_config_set_mux(v);
+		/* each core type of a hybrid part: turns of its own (pmc_mux_prepare_type()) */
+		v->mux = true;
 		return 0;
 	}
 	/*
@@ -1255,7 +1244,7 @@ int pmc_config_extra(const struct pmcdrv_config *cfg, const struct pmc_extra_mod
 			if (pmc_extra_group_conflict(cfg, m, i, k))
 				return pmc_extra_verdict(v, PMC_CONFIG_EXTRA_CONFLICT, i, -ENOSPC);
 			/* other units: scheduled apart */
-			pmc_config_set_mux(v);
+			v->mux = true;
 			continue;
 		}
 		xp->used |= 1U << k;

@@ -266,20 +266,18 @@ static void pmcd_cpu_fold_hw(struct pmcd_cpu *pc, bool stop)
 }
 
 /*
- * Load step @step of pc->sess's rotation on this CPU (its core type's) as
- * the program of this CPU; the rotation's index.
+ * Load step @step of pc->sess's rotation @k (this CPU's: pmcd_mux_index())
+ * as the program of this CPU.
  */
-static unsigned int pmcd_mux_load(struct pmcd_cpu *pc, unsigned int step)
+static void pmcd_mux_load(struct pmcd_cpu *pc, unsigned int k, unsigned int step)
 {
 	const struct pmcd_mux *m = pc->sess->mux;
-	unsigned int k = pmcd_mux_index(pc->sess, pc);
 	const struct pmcd_mux_step *st;
 
 	pc->step = step % m->nr[k];
 	st = &m->steps[m->first[k] + pc->step];
 	pc->prog = &st->prog;
 	pc->map = st->hw;
-	return k;
 }
 
 /*
@@ -302,7 +300,8 @@ static enum hrtimer_restart pmcd_mux_tick(struct hrtimer *t)
 		return HRTIMER_NORESTART;
 	faults = pmcd_hw_stop(pc->prog, vals);
 	pmcd_cpu_account(pc, vals);
-	k = pmcd_mux_load(pc, pc->step + 1);
+	k = pmcd_mux_index(s, pc);
+	pmcd_mux_load(pc, k, pc->step + 1);
 	WRITE_ONCE(s->mux_next[k], pc->step);
 	faults += pmcd_hw_start(pc->prog, pc->last, s->id, false);
 	if (unlikely(faults))
@@ -339,7 +338,7 @@ void pmcd_cpu_start(struct pmcd_cpu *pc, bool scrub)
 	} else if (unlikely(s->mux)) {
 		/* Where the rotation stands, with what is left of its step. */
 		k = pmcd_mux_index(s, pc);
-		pmcd_mux_load(pc, READ_ONCE(s->mux_next[k]));
+		pmcd_mux_load(pc, k, READ_ONCE(s->mux_next[k]));
 		left = READ_ONCE(s->mux_left[k]);
 		/* A core type whose events fit at once (one step) has nothing to rotate. */
 		if (s->mux->nr[k] > 1)

@@ -1192,16 +1192,18 @@ static int pmcd_read_session(struct pmcd_session *s, struct pmcdrv_read *r, s64 
 		r->times[i].time_enabled = r->time_enabled;
 		r->times[i].time_running = ev->type == PMCDRV_EVENT_HW ? r->time_running :
 					   r->time_enabled;
-		if (ev->type == PMCDRV_EVENT_HW && s->mux)
+		if (ev->type == PMCDRV_EVENT_HW && s->mux) {
 			r->times[i].time_running = atomic64_read(&s->hw_running[s->hw_slot[i]]);
-		/*
-		 * Taking turns, an event of one core type could count only on
-		 * that type: its time there is its enabled time, so that its
-		 * estimate (values x enabled / running) is that type's, never
-		 * scaled by the time on the other types.
-		 */
-		if (ev->type == PMCDRV_EVENT_HW && s->mux && unlikely(ev->core_type))
-			r->times[i].time_enabled = pmcd_type_time(s, ev->core_type);
+			/*
+			 * Taking turns, an event of one core type could count
+			 * only on that type: its time there is its enabled
+			 * time, so that its estimate (values x enabled /
+			 * running) is that type's, never scaled by the time on
+			 * the other types.
+			 */
+			if (unlikely(ev->core_type))
+				r->times[i].time_enabled = pmcd_type_time(s, ev->core_type);
+		}
 		if (ev->type == PMCDRV_EVENT_HW)
 			r->values[i] = atomic64_read(&s->hw_vals[s->hw_slot[i]]);
 		else if (ev->sw_id == PMCDRV_SW_TASK_CLOCK)

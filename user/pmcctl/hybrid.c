@@ -96,10 +96,11 @@ static void type_row_typed(const struct type_acc *ta, unsigned int i, struct rep
 	row->type_pct = row->running_pct;
 	if (!ta->scale)
 		return;
-	row->mux = false;
-	row->not_counted = false;
 	if (k == ta->nr) {
-		row->value = 0;		/* its type was never online */
+		/* its type was never online */
+		row->value = 0;
+		row->mux = false;
+		row->not_counted = false;
 		return;
 	}
 	row->value = ta->vals[k][i].mean;
@@ -158,7 +159,6 @@ unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *
 			type_row_typed(ta, i, &rows[k++]);
 			continue;
 		}
-		est = 0;
 		for (t = 0; hw && t < ta->nr; t++) {
 			const char *pmu = pmc_core_type_pmu(ta->ids[t] >> 24);
 
@@ -181,10 +181,11 @@ unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *
 			continue;
 		rows[k] = sum[i];
 		/* Taking turns: the sum of the types' estimates, each by its own time. */
-		for (t = 0; pmc_evsel_is_hw(sum[i].ev) && ta->scale && t < ta->nr; t++)
-			est += ta->vals[t][i].mean;
-		if (pmc_evsel_is_hw(sum[i].ev) && ta->scale)
+		if (ta->scale && pmc_evsel_is_hw(sum[i].ev)) {
+			for (t = 0, est = 0; t < ta->nr; t++)
+				est += ta->vals[t][i].mean;
 			rows[k].value = est;
+		}
 		k++;
 	}
 	return k;

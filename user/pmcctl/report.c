@@ -349,13 +349,12 @@ static void print_text(FILE *f, const struct report *r, const struct report_row 
 	 * perf's print_running_std(): the share of time on a counter when not
 	 * all; of a core type's row, the share of that type's time.
 	 */
-	if (row->mux && !row->not_counted && row->running_pct < 100 && row->pmu) {
-		/* none: the task never ran on that type */
-		if (row->time_running > 0)
+	if (row->mux && !row->not_counted && row->running_pct < 100) {
+		if (!row->pmu)
+			tl_printf(&l, "  (%.2f%%)", row->running_pct);
+		else if (row->time_running > 0)	/* none: the task never ran on that type */
 			tl_printf(&l, "  (%.2f%% of its time on %s)", row->running_pct, row->pmu);
 	}
-	else if (row->mux && !row->not_counted && row->running_pct < 100)
-		tl_printf(&l, "  (%.2f%%)", row->running_pct);
 	/* The share of the time on its core type, the rest uncounted. */
 	if (row->typed && row->mux && row->type_pct < 100 && row->time_running > 0)
 		tl_printf(&l, "  (%.2f%% of the time on %s)", row->type_pct, row->pmu);
