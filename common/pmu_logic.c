@@ -294,8 +294,27 @@ void pmc_type_perfmon(const struct pmc_arch_perfmon *pm, u32 core_type,
 	int k = pmc_type_slot(core_type);
 
 	*out = *pm;
-	if (k >= 0 && pm->type_gp[k] > pm->num_gp)
+	if (k < 0)
+		return;
+	if (pm->type_gp[k] > pm->num_gp)
 		out->num_gp = pm->type_gp[k];
+	out->fixed_mask |= pm->type_fixed[k];
+	while (out->num_fixed < PMC_MAX_FIXED && (out->fixed_mask >> out->num_fixed))
+		out->num_fixed++;
+	if (pm->type_td[k])
+		out->td_metrics = pm->type_td[k];
+}
+
+void pmc_type_set_fixed(struct pmc_arch_perfmon *pm, u32 core_type, u64 fixed_mask,
+			u32 td_metrics)
+{
+	int k = pmc_type_slot(core_type);
+
+	if (k < 0)
+		return;
+	pm->type_fixed[k] = (u32)fixed_mask & ~pm->fixed_mask &
+			    (u32)((1ULL << PMC_MAX_FIXED) - 1);
+	pm->type_td[k] = td_metrics;
 }
 
 u32 pmc_gp_in_a_row(u64 gp_mask)
@@ -524,9 +543,9 @@ const char *pmc_event_strerror(enum pmc_event_err why)
 	case PMC_EVENT_FIXED_ONLY_MODIFIERS:
 		return "fixed-only event (ref-cycles) takes no cmask/inv/edge/no-fixed; GP: r013c";
 	case PMC_EVENT_NO_FIXED_COUNTER:
-		return "this CPU lacks its fixed counter (ref-cycles: fixed 2); GP: r013c";
+		return "no such fixed counter (ref-cycles: GP r013c; slots: a P-core's: cpu_core/)";
 	case PMC_EVENT_NO_TD_METRIC:
-		return "this CPU has no such topdown metric (no PERF_METRICS, or level 1 only)";
+		return "no such topdown metric (no PERF_METRICS, level 1 only; hybrid: cpu_core/)";
 	case PMC_EVENT_HYBRID_NOT_ARCH:
 		return "hybrid CPU: a model event names its core type (cpu_core/EV/, cpu_atom/EV/)";
 	case PMC_EVENT_BAD_CORE_TYPE:
@@ -550,6 +569,7 @@ int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmo
 		     enum pmc_event_err *why)
 {
 	struct pmc_event_spec spec;
+	struct pmc_arch_perfmon tpm;
 	enum pmc_event_err err = PMC_EVENT_OK;
 
 	if (ev->reserved1) {
@@ -566,7 +586,9 @@ int pmc_uevent_check(const struct pmcdrv_event *ev, const struct pmc_arch_perfmo
 			err = PMC_EVENT_RESERVED;
 		} else {
 			pmc_event_to_spec(ev, &spec);
-			return pmc_event_check(&spec, pm, why);
+			/* an event of one core type: as that type's CPUs have the PMU */
+			pmc_type_perfmon(pm, ev->core_type, &tpm);
+			return pmc_event_check(&spec, &tpm, why);
 		}
 	} else {
 		err = PMC_EVENT_BAD_TYPE;
@@ -602,8 +624,9 @@ static int pmc_config_bad_group(const struct pmcdrv_config *cfg, const struct pm
 				u64 usable, u32 *idx)
 {
 	struct pmc_event_spec specs[PMCDRV_MAX_EVENTS];
+	struct pmc_arch_perfmon tpm;
 	unsigned int i, j, n;
-	u32 g;
+	u32 g, type;
 
 	for (i = 0; i < cfg->nr_events; i++) {
 		g = cfg->events[i].group;
@@ -618,7 +641,13 @@ static int pmc_config_bad_group(const struct pmcdrv_config *cfg, const struct pm
 			if (cfg->events[j].group == g && cfg->events[j].type == PMCDRV_EVENT_HW)
 				pmc_event_to_spec(&cfg->events[j], &specs[n++]);
 		}
-		if (pmc_assign_counters(specs, n, pm, usable, idx))
+		/* a group of one core type's events: on that type's counters */
+		for (j = 1, type = n ? specs[0].core_type : 0; j < n; j++) {
+			if (specs[j].core_type != type)
+				type = 0;
+		}
+		pmc_type_perfmon(pm, type, &tpm);
+		if (pmc_assign_counters(specs, n, &tpm, usable, idx))
 			return (int)i;
 	}
 	return -1;
@@ -650,7 +679,7 @@ static int pmc_config_bad_td(const struct pmcdrv_config *cfg)
 
 			ok = m->group && e->type == PMCDRV_EVENT_HW && e->group == m->group &&
 			     e->event == PMC_EVENT_FIXED_PSEUDO &&
-			     e->umask == PMC_TD_SLOTS_FIXED + 1 &&
+			     e->umask == PMC_TD_SLOTS_FIXED + 1 && e->core_type == m->core_type &&
 			     (e->flags & modes) == (m->flags & modes);
 		}
 		if (!ok)
@@ -1088,11 +1117,17 @@ u64 pmc_td_metric_value(u64 metric, u64 slots, unsigned int idx)
 
 u32 pmc_td_metrics(u32 family, u32 model, u64 perf_capabilities, u32 fixed_mask)
 {
+	/* intel_pmu_init(): SAPPHIRERAPIDS_X, EMERALDRAPIDS_X; ALDERLAKE(_L), RAPTORLAKE(_P, _S) */
+	static const u32 level2[] = { 0x8f, 0xcf, 0x97, 0x9a, 0xb7, 0xba, 0xbf };
+	unsigned int i;
+
 	if (!(perf_capabilities & PMC_PERF_CAP_PERF_METRICS) ||
 	    !(fixed_mask & (1U << PMC_TD_SLOTS_FIXED)))
 		return 0;
-	if (family == 6 && (model == 0x8f || model == 0xcf))
-		return PMC_TD_NR_METRICS;
+	for (i = 0; family == 6 && i < ARRAY_SIZE(level2); i++) {
+		if (model == level2[i])
+			return PMC_TD_NR_METRICS;
+	}
 	return PMC_TD_NR_LEVEL1;
 }
 

@@ -93,19 +93,34 @@ static bool pmcd_hw_hybrid;
 static struct pmc_cpu_desc pmcd_hw_desc;	/* the boot CPU's, from pmcd_hw_probe() */
 static u32 pmcd_core_types[PMCDRV_MAX_CORE_TYPES];
 static u64 pmcd_core_type_gp[PMCDRV_MAX_CORE_TYPES];	/* each type's GP counters */
+static u64 pmcd_core_type_fixed[PMCDRV_MAX_CORE_TYPES];	/* its fixed counters */
+static u32 pmcd_core_type_td[PMCDRV_MAX_CORE_TYPES];	/* its PERF_METRICS fields */
 static unsigned int pmcd_nr_core_types;
 /*
- * This CPU's GP counters beyond the common subset (a P-core's 6 and 7 on
- * an Alder Lake): its sessions' counters, scrubbed and read as the others.
- * Written by the CPU itself as it comes online.
+ * This CPU's counters beyond the common subset, in the GLOBAL_CTRL layout
+ * (a P-core's GP 6 and 7 and fixed counter 3 on an Alder Lake): its
+ * sessions' counters, scrubbed and read as the others.  Written by the
+ * CPU itself as it comes online.
  */
-static DEFINE_PER_CPU(u64, pmcd_hw_type_gp);
+static DEFINE_PER_CPU(u64, pmcd_hw_type_ctrs);
 
-/* This CPU's GP counters, as its core type has them (pmc_hybrid_type_counters()). */
-static u64 pmcd_hw_this_type_gp(u32 type)
+/*
+ * This CPU's PERF_METRICS fields: pmc_td_metrics() of its own
+ * PERF_CAPABILITIES (an Alder Lake's E-cores have none) and fixed counters.
+ */
+static u32 pmcd_hw_this_type_td(u64 fixed)
+{
+	u64 cap;
+
+	if (!pmcd_hw_desc.pdcm || pmcd_rdmsr_safe(PMC_MSR_PERF_CAPABILITIES, &cap))
+		return 0;
+	return pmc_td_metrics(pmcd_hw_desc.family, pmcd_hw_desc.model, cap, (u32)fixed);
+}
+
+/* This CPU's counters, as its core type has them (pmc_hybrid_type_counters()). */
+static void pmcd_hw_this_type_counters(u32 type, u64 *gp, u64 *fixed)
 {
 	struct pmc_cpuid_regs l7_1 = { 0 }, l23_0 = { 0 }, l23_1 = { 0 };
-	u64 gp, fixed;
 
 	if (pmcd_hw_desc.max_basic_leaf >= PMC_CPUID_LEAF_EXT_FEATURES)
 		cpuid_count(PMC_CPUID_LEAF_EXT_FEATURES, 1, &l7_1.eax, &l7_1.ebx, &l7_1.ecx,
@@ -115,15 +130,14 @@ static u64 pmcd_hw_this_type_gp(u32 type)
 		cpuid_count(PMC_CPUID_LEAF_PERFMON_EXT, PMC_CPUID_23_CNTR_SUBLEAF, &l23_1.eax,
 			    &l23_1.ebx, &l23_1.ecx, &l23_1.edx);
 	}
-	pmc_hybrid_type_counters(&pmcd_hw_desc, type, &l7_1, &l23_0, &l23_1, &gp, &fixed);
-	return gp;
+	pmc_hybrid_type_counters(&pmcd_hw_desc, type, &l7_1, &l23_0, &l23_1, gp, fixed);
 }
 
 int pmcd_hw_core_type_index(void)
 {
 	struct pmc_cpuid_regs l1a;
 	unsigned int i, n, nr = pmcd_nr_core_types;
-	u64 gp;
+	u64 gp, fixed;
 
 	if (!pmcd_hw_hybrid)
 		return -1;
@@ -131,17 +145,29 @@ int pmcd_hw_core_type_index(void)
 	for (i = 0; i < nr && pmcd_core_types[i] != l1a.eax; i++)
 		;
 	/* A type seen before has its counters known: no more CPUID (each traps in a VM). */
-	gp = i < nr ? pmcd_core_type_gp[i] : pmcd_hw_this_type_gp(l1a.eax >> 24);
-	/* Its own beyond the common ones, by the planning's rule: the low ones in a row. */
+	if (i < nr) {
+		gp = pmcd_core_type_gp[i];
+		fixed = pmcd_core_type_fixed[i];
+	} else {
+		pmcd_hw_this_type_counters(l1a.eax >> 24, &gp, &fixed);
+	}
+	/*
+	 * Its own beyond the common ones: the GP counters by the planning's
+	 * rule (the low ones in a row), the fixed ones as pmc_type_set_fixed().
+	 */
 	n = pmc_gp_in_a_row(gp);
-	this_cpu_write(pmcd_hw_type_gp, (n ? GENMASK_ULL(n - 1, 0) : 0) &
-			~pmc_counter_mask(&pmcd_hw_desc.pm));
+	this_cpu_write(pmcd_hw_type_ctrs,
+		       ((n ? GENMASK_ULL(n - 1, 0) : 0) |
+			(fixed & GENMASK_ULL(PMC_MAX_FIXED - 1, 0)) << PMC_GLOBAL_FIXED_SHIFT) &
+		       ~pmc_counter_mask(&pmcd_hw_desc.pm));
 	if (i < nr)
 		return i;
 	if (nr == PMCDRV_MAX_CORE_TYPES)
 		return -1;
 	pmcd_core_types[nr] = l1a.eax;
 	pmcd_core_type_gp[nr] = gp;
+	pmcd_core_type_fixed[nr] = fixed;
+	pmcd_core_type_td[nr] = pmcd_hw_this_type_td(fixed);
 	/* Pairs with pmcd_hw_core_types(): the entry is seen before its count. */
 	smp_store_release(&pmcd_nr_core_types, nr + 1);
 	return nr;
@@ -152,8 +178,10 @@ void pmcd_hw_type_perfmon(struct pmc_arch_perfmon *pm)
 	const u32 *ids;
 	unsigned int t, nr = pmcd_hw_core_types(&ids);
 
-	for (t = 0; t < nr; t++)
+	for (t = 0; t < nr; t++) {
 		pmc_type_set_gp(pm, ids[t] >> 24, pmcd_core_type_gp[t]);
+		pmc_type_set_fixed(pm, ids[t] >> 24, pmcd_core_type_fixed[t], pmcd_core_type_td[t]);
+	}
 }
 
 /* The GP counters to claim: the most any core type seen has. */
@@ -224,11 +252,13 @@ static void pmcd_read_usage_cpu(void *arg)
 {
 	struct pmcd_usage_acc *acc = arg;
 	struct pmc_arch_perfmon pm = acc->caps->cpu.pm;
+	u64 own = this_cpu_read(pmcd_hw_type_ctrs);
 	bool inuse_read;
 	u64 mask;
 
-	/* this CPU's own GP counters too (pmcd_hw_type_gp: the low ones after num_gp) */
-	pm.num_gp += hweight64(this_cpu_read(pmcd_hw_type_gp));
+	/* this CPU's own counters too (the GP ones: the low ones after num_gp) */
+	pm.num_gp += hweight64(own & GENMASK_ULL(PMC_GLOBAL_FIXED_SHIFT - 1, 0));
+	pm.fixed_mask |= (u32)(own >> PMC_GLOBAL_FIXED_SHIFT);
 	mask = pmc_scan_in_use(&pm, pmcd_scan_rd, NULL, &inuse_read);
 	if (inuse_read)
 		atomic_set(&acc->inuse_read, 1);
@@ -376,7 +406,7 @@ static unsigned int pmcd_hw_nr_gp;	/* GP counters reserved (pmcd_hw_max_gp()) */
 /* GLOBAL_CTRL bits of every counter of this CPU: the common ones and its type's. */
 static u64 pmcd_hw_cpu_all(void)
 {
-	return pmcd_hw_all | this_cpu_read(pmcd_hw_type_gp);
+	return pmcd_hw_all | this_cpu_read(pmcd_hw_type_ctrs);
 }
 
 static void pmcd_hw_release_gp(unsigned int n)

@@ -106,8 +106,9 @@ u64 pmc_td_metric_value(u64 metric, u64 slots, unsigned int idx);
 /*
  * Fields of IA32_PERF_METRICS on this CPU: 0 without PERF_CAPABILITIES bit
  * 15 or without fixed counter 3; 8 on Sapphire Rapids and Emerald Rapids
- * (family 6, models 0x8F and 0xCF), 4 elsewhere, as Linux 6.1's
- * intel_pmu_init() sets num_topdown_events.
+ * (family 6, models 0x8F and 0xCF) and on the P-cores of Alder Lake and
+ * Raptor Lake (0x97, 0x9A, 0xB7, 0xBA, 0xBF; their E-cores have neither),
+ * 4 elsewhere, as Linux 6.1's intel_pmu_init() sets num_topdown_events.
  */
 u32 pmc_td_metrics(u32 family, u32 model, u64 perf_capabilities, u32 fixed_mask);
 
@@ -196,6 +197,15 @@ struct pmc_arch_perfmon {
 	 * (cpu_atom); 0: num_gp (pmc_type_perfmon())
 	 */
 	u32 type_gp[2];
+	/*
+	 * hybrid: each core type's fixed counters beyond the common
+	 * fixed_mask (a P-core's fixed counter 3, TOPDOWN.SLOTS), and its
+	 * PERF_METRICS fields (pmc_td_metrics() of that type), [0] and [1]
+	 * as type_gp; the common td_metrics of a hybrid part is 0
+	 * (pmc_type_set_fixed(), pmc_type_perfmon())
+	 */
+	u32 type_fixed[2];
+	u32 type_td[2];
 };
 
 /*
@@ -207,6 +217,13 @@ struct pmc_arch_perfmon {
 void pmc_type_perfmon(const struct pmc_arch_perfmon *pm, u32 core_type,
 		      struct pmc_arch_perfmon *out);
 void pmc_type_set_gp(struct pmc_arch_perfmon *pm, u32 core_type, u64 gp_mask);
+/*
+ * Records @fixed_mask (pmc_hybrid_type_counters()) and @td_metrics
+ * (pmc_td_metrics() of a CPU of that type) as @core_type's: the fixed
+ * counters beyond the common ones, and its topdown metrics.
+ */
+void pmc_type_set_fixed(struct pmc_arch_perfmon *pm, u32 core_type, u64 fixed_mask,
+			u32 td_metrics);
 /*
  * How many of @gp_mask's GP counters are usable: its low ones in a row
  * (IA32_PMC0 on), the rule of every user of a core type's counters (the

@@ -86,6 +86,13 @@ shuttle() {
 	wait "$runner"
 	echo "$moves"
 }
+# td_close A B: two metric-only CSV lines (--topdown -x,) of at least 4 values agree,
+# each within 0.5 (perf prints them with one decimal).
+td_close() {
+	awk -F, -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, ","); m = split(b, y, ",");
+		if (n != m || n < 4) exit 1
+		for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d < -0.5 || d > 0.5) exit 1 } }'
+}
 have_pmu() { [ "$(pmcctl info --json | jq -r .perfmon.available)" = true ]; }
 
 # skl_topdown_lane LABEL: true on the models whose GP counters count Skylake's top-down

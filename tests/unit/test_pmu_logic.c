@@ -875,6 +875,91 @@ static void test_extra_models(void)
 	CU_ASSERT_PTR_NULL(pmc_extra_model_find(6, 0));
 }
 
+/*
+ * A hybrid part's top-down: fixed counter 3 and PERF_METRICS are the
+ * P-cores' (pmc_type_set_fixed()), so slots and the metrics of cpu_core
+ * count there, in one group of that type, and nowhere without a type.
+ */
+static void test_topdown_core_type(void)
+{
+	struct pmc_arch_perfmon pm = {
+		.version = 5, .num_gp = 6, .gp_width = 48, .num_fixed = 3, .fixed_mask = 0x7,
+		.fixed_width = 48, .hybrid = true, .events_len = 7, .events_avail = 0x7f,
+	};
+	struct pmc_arch_perfmon tpm;
+	struct pmcdrv_config cfg;
+	struct pmc_config_verdict v;
+	struct pmc_event_spec specs[3];
+	struct pmc_type_work w;
+	struct pmc_prog p;
+	u32 counter[PMCDRV_MAX_EVENTS], idx[3];
+	u8 hw[3];
+	unsigned int i;
+
+	/* Alder Lake's P-core: level 2; its E-core (no fixed counter 3, no PERF_METRICS): none */
+	CU_ASSERT_EQUAL(pmc_td_metrics(6, 0x97, PMC_PERF_CAP_PERF_METRICS, 0xf), 8);
+	CU_ASSERT_EQUAL(pmc_td_metrics(6, 0xb7, PMC_PERF_CAP_PERF_METRICS, 0xf), 8);
+	CU_ASSERT_EQUAL(pmc_td_metrics(6, 0x97, 0, 0x7), 0);
+	pmc_type_set_gp(&pm, PMC_CORE_TYPE_CORE, 0xff);
+	pmc_type_set_fixed(&pm, PMC_CORE_TYPE_CORE, 0xf, 8);
+	pmc_type_set_fixed(&pm, PMC_CORE_TYPE_ATOM, 0x7, 0);
+	CU_ASSERT(pm.type_fixed[0] == 0x8 && pm.type_fixed[1] == 0 && pm.type_td[0] == 8);
+	CU_ASSERT(pm.fixed_mask == 0x7 && pm.td_metrics == 0);	/* the common subset stays */
+	pmc_type_perfmon(&pm, PMC_CORE_TYPE_CORE, &tpm);
+	CU_ASSERT(tpm.fixed_mask == 0xf && tpm.num_fixed == 4 && tpm.td_metrics == 8 && tpm.num_gp == 8);
+	pmc_type_perfmon(&pm, PMC_CORE_TYPE_ATOM, &tpm);
+	CU_ASSERT(tpm.fixed_mask == 0x7 && tpm.num_fixed == 3 && tpm.td_metrics == 0);
+
+	/* {cpu_core/slots/,cpu_core/topdown-retiring/,cpu_core/topdown-mem-bound/}:u */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nr_events = 3;
+	for (i = 0; i < 3; i++) {
+		cfg.events[i].type = PMCDRV_EVENT_HW;
+		cfg.events[i].event = PMC_EVENT_FIXED_PSEUDO;
+		cfg.events[i].flags = PMCDRV_EVF_USER;
+		cfg.events[i].group = 1;
+		cfg.events[i].core_type = PMCDRV_CORE_TYPE_CORE;
+	}
+	cfg.events[0].umask = PMC_TD_SLOTS_FIXED + 1;
+	cfg.events[1].umask = PMC_TD_UMASK_BASE + PMC_TD_RETIRING;
+	cfg.events[2].umask = PMC_TD_UMASK_BASE + 7;		/* level 2 */
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(!v.mux);
+	CU_ASSERT(counter[0] == PMC_GLOBAL_FIXED_SHIFT + PMC_TD_SLOTS_FIXED &&
+		  counter[1] == PMC_TD_IDX_BASE + PMC_TD_RETIRING && counter[2] == PMC_TD_IDX_BASE + 7);
+	/* the P-cores' program has the pair, the E-cores' nothing */
+	for (i = 0; i < 3; i++) {
+		pmc_event_to_spec(&cfg.events[i], &specs[i]);
+		idx[i] = counter[i];
+	}
+	CU_ASSERT_EQUAL(pmc_prog_for_core_type(specs, idx, 3, PMC_CORE_TYPE_CORE, &pm, true, &w,
+					       &p, hw), 0);
+	CU_ASSERT(p.nr == 3 && p.td_mask == (1U << PMC_TD_RETIRING | 1U << 7) &&
+		  (p.global_mask & PMC_GLOBAL_PERF_METRICS) &&
+		  (p.global_mask & BIT_ULL(PMC_GLOBAL_FIXED_SHIFT + PMC_TD_SLOTS_FIXED)));
+	CU_ASSERT_EQUAL(pmc_prog_for_core_type(specs, idx, 3, PMC_CORE_TYPE_ATOM, &pm, true, &w,
+					       &p, hw), 3);
+	CU_ASSERT(p.nr == 0 && p.td_mask == 0 && p.global_mask == 0 && p.fixed_ctrl_mask == 0);
+
+	/* of no type, or of the E-cores: refused (no fixed counter 3, no PERF_METRICS there) */
+	cfg.events[0].core_type = 0;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT(v.err == PMC_CONFIG_BAD_EVENT && v.event_err == PMC_EVENT_NO_FIXED_COUNTER &&
+		  v.bad_index == 0);
+	cfg.events[0].core_type = PMCDRV_CORE_TYPE_CORE;
+	cfg.events[1].core_type = PMCDRV_CORE_TYPE_ATOM;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), -EOPNOTSUPP);
+	CU_ASSERT(v.err == PMC_CONFIG_BAD_EVENT && v.event_err == PMC_EVENT_NO_TD_METRIC &&
+		  v.bad_index == 1);
+	/* the P-core's metrics beside other events in its group: still one type's counters */
+	cfg.events[1].core_type = PMCDRV_CORE_TYPE_CORE;
+	cfg.events[3] = cfg.events[0];
+	cfg.events[3].umask = 1;	/* cpu_core/instructions/ on fixed counter 0 */
+	cfg.nr_events = 4;
+	CU_ASSERT_EQUAL(pmc_config_check(&cfg, &pm, ~0ULL, counter, &v), 0);
+	CU_ASSERT(!v.mux && counter[3] == PMC_GLOBAL_FIXED_SHIFT);
+}
+
 /* Extra values: EOPNOTSUPP without a table, EINVAL, ENOSPC, what to program. */
 /*
  * A hybrid part's session whose events name core types, and which does not
@@ -1519,6 +1604,7 @@ void register_pmu_logic_tests(void)
 		{ "config extra values", test_config_extra },
 		{ "multiplexing units and steps", test_mux_steps },
 		{ "multiplexing per core type", test_mux_core_type },
+		{ "top-down on the P-cores of a hybrid part", test_topdown_core_type },
 		{ "enabled counters", test_enabled_counters },
 		{ "who has counters in use", test_scan_in_use },
 		{ "width-agnostic delta", test_delta },

@@ -726,41 +726,53 @@ static bool is_slots(const struct pmcdrv_event *ev)
 
 #define TD_MODES	(PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL)
 
-/* The event of @l in group @g (0: on its own) that is topdown-slots with @modes, or -1. */
-static int find_slots(const struct pmc_evlist *l, unsigned int g, u32 modes)
+/*
+ * The event of @l in group @g (0: on its own) that is topdown-slots with
+ * @modes and of core type @type (0: every type), or -1.
+ */
+static int find_slots(const struct pmc_evlist *l, unsigned int g, u32 modes, u32 type)
 {
 	unsigned int j;
 
 	for (j = 0; j < l->n; j++)
 		if (l->ev[j].ev.group == g && is_slots(&l->ev[j].ev) &&
-		    (l->ev[j].ev.flags & TD_MODES) == modes)
+		    (l->ev[j].ev.flags & TD_MODES) == modes && l->ev[j].ev.core_type == type)
 			return (int)j;
 	return -1;
 }
 
+/* made[]'s row of core type @type: none, cpu_atom, cpu_core */
+static unsigned int td_type_row(u32 type)
+{
+	return type == PMCDRV_CORE_TYPE_CORE ? 2 : type == PMCDRV_CORE_TYPE_ATOM;
+}
+
 int pmc_evlist_topdown_groups(struct pmc_evlist *l)
 {
-	unsigned int i, g, made[TD_MODES + 1] = { 0 };	/* the group made for each modes value */
+	/* the group made for each core type and modes value */
+	unsigned int i, g, made[3][TD_MODES + 1] = { { 0 } }, *mk;
 	struct pmc_evlist one;
-	char err[256];
-	u32 m;
+	char err[256], name[48];
+	u32 m, ct;
 	int s;
 
 	for (i = 0; i < l->n; i++) {
 		if (!is_td_metric(&l->ev[i].ev) || is_slots(&l->ev[i].ev))
 			continue;
 		m = l->ev[i].ev.flags & TD_MODES;
+		ct = l->ev[i].ev.core_type;
+		mk = &made[td_type_row(ct)][m];
 		g = l->ev[i].ev.group;
-		if (g && find_slots(l, g, m) >= 0)
+		if (g && find_slots(l, g, m, ct) >= 0)
 			continue;
-		if (!g && made[m]) {
-			l->ev[i].ev.group = made[m];
+		if (!g && *mk) {
+			l->ev[i].ev.group = *mk;
 			continue;
 		}
 		if (!g) {
-			g = made[m] = ++l->nr_groups;
+			g = *mk = ++l->nr_groups;
 			l->ev[i].ev.group = g;
-			s = find_slots(l, 0, m);
+			s = find_slots(l, 0, m, ct);
 			if (s >= 0) {
 				l->ev[s].ev.group = g;
 				continue;
@@ -769,9 +781,11 @@ int pmc_evlist_topdown_groups(struct pmc_evlist *l)
 		memset(&one, 0, sizeof(one));
 		if (l->n >= PMCDRV_MAX_EVENTS)
 			return -ENOSPC;
-		if (pmc_evlist_parse(&one, m == PMCDRV_EVF_USER ? "topdown-slots:u" :
-				     m == PMCDRV_EVF_KERNEL ? "topdown-slots:k" : "topdown-slots",
-				     err, sizeof(err)))
+		/* slots of the metric's own core type: cpu_core/topdown-slots/ */
+		snprintf(name, sizeof(name), "%s%stopdown-slots%s%s", ct ? pmc_core_type_pmu(ct) : "",
+			 ct ? "/" : "", ct ? "/" : "",
+			 m == PMCDRV_EVF_USER ? ":u" : m == PMCDRV_EVF_KERNEL ? ":k" : "");
+		if (pmc_evlist_parse(&one, name, err, sizeof(err)))
 			return -EINVAL;
 		l->ev[l->n] = one.ev[0];
 		l->ev[l->n++].ev.group = g;

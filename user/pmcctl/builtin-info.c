@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hybrid.h"
 #include "libpmc.h"
 #include "output.h"
 #include "pmcctl.h"
@@ -128,6 +129,17 @@ static int gather_info(struct info_report *r, const char *device)
 	return 0;
 }
 
+/* The PERF_METRICS fields of core type @ty, as pmcctl plans them (hybrid_type_perfmon()). */
+static unsigned int type_td_metrics(const struct pmcdrv_info *in, const struct pmc_core_type_desc *ty)
+{
+	struct pmc_arch_perfmon pm, tpm;
+
+	pmc_perfmon_from_info(in, &pm);
+	hybrid_type_perfmon(in, &pm);
+	pmc_type_perfmon(&pm, ty->cpuid_1a >> 24, &tpm);
+	return tpm.td_metrics;
+}
+
 static void print_events(FILE *f, const struct pmcdrv_info *info, bool avail, bool json)
 {
 	unsigned int i;
@@ -197,13 +209,14 @@ static void info_text(FILE *f, const struct info_report *r)
 			char cpus[256];
 
 			pmc_cpulist_format(&ty->cpus, cpus, sizeof(cpus));
-			fprintf(f, "%s%s (%s) on CPUs %s: %u GP, %u fixed counters of its own (%s)\n",
+			fprintf(f, "%s%s (%s) on CPUs %s: %u GP, %u fixed counters of its own, "
+				"%u topdown metrics (%s)\n",
 				t ? "                   " : "Core types:        ",
 				pmc_core_type_name(ty->cpuid_1a >> 24),
 				pmc_core_type_pmu(ty->cpuid_1a >> 24), cpus,
 				(unsigned int)__builtin_popcountll(ty->gp_mask),
 				(unsigned int)__builtin_popcountll(ty->fixed_mask),
-				type_counters_from(ty->from));
+				type_td_metrics(in, ty), type_counters_from(ty->from));
 		}
 		fprintf(f, "GP counters:       %u x %u bits\n", in->num_gp, in->gp_width);
 		fprintf(f, "Fixed counters:    %u x %u bits\n", in->num_fixed, in->fixed_width);
@@ -306,11 +319,11 @@ static void info_json(FILE *f, const struct info_report *r)
 			pmc_core_type_pmu(ty->cpuid_1a >> 24), ty->cpuid_1a);
 		json_string(f, cpus);
 		fprintf(f, ", \"gp_counters\": %u, \"gp_mask\": %llu, \"fixed_counters\": %u, "
-			   "\"fixed_mask\": %llu, \"from\": ",
+			   "\"fixed_mask\": %llu, \"topdown_metrics\": %u, \"from\": ",
 			(unsigned int)__builtin_popcountll(ty->gp_mask),
 			(unsigned long long)ty->gp_mask,
 			(unsigned int)__builtin_popcountll(ty->fixed_mask),
-			(unsigned long long)ty->fixed_mask);
+			(unsigned long long)ty->fixed_mask, type_td_metrics(in, ty));
 		json_string(f, type_counters_from(ty->from));
 		fputs(" }", f);
 	}

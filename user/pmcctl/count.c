@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "libpmc.h"
 #include "metrics.h"
 #include "pmcctl.h"
@@ -188,13 +189,18 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 
 	memset(&cfg, 0, sizeof(cfg));
 	pmc_perfmon_from_info(info, &pm);
-	/* a hybrid part's events of one core type may take that type's own GP counters */
-	if (pm.hybrid) {
-		struct pmc_core_type_desc types[PMCDRV_MAX_CORE_TYPES];
-		int t, nt = pmc_cpuid_core_types(types, PMCDRV_MAX_CORE_TYPES);
+	hybrid_type_perfmon(info, &pm);
+	/* as perf: on a hybrid part, slots and the topdown metrics are cpu_core's alone */
+	for (i = 0; pm.hybrid && i < events->n; i++) {
+		struct pmcdrv_event *e = &events->ev[i].ev;
+		struct pmc_event_spec sp;
 
-		for (t = 0; t < nt; t++)
-			pmc_type_set_gp(&pm, types[t].cpuid_1a >> 24, types[t].gp_mask);
+		if (e->type != PMCDRV_EVENT_HW || e->core_type)
+			continue;
+		pmc_event_to_spec(e, &sp);
+		if (pmc_event_td_metric(&sp) >= 0 ||
+		    (e->event == PMC_EVENT_FIXED_PSEUDO && e->umask == PMC_TD_SLOTS_FIXED + 1))
+			e->core_type = PMCDRV_CORE_TYPE_CORE;
 	}
 	cfg.nr_events = events->n;
 	for (i = 0; i < events->n; i++)
@@ -345,7 +351,8 @@ int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_
 	struct pmc_arch_perfmon pm;
 	struct pmcdrv_info info;
 	struct pmc_session *s;
-	char list[512], err[512];
+	char list[640], err[512];
+	const char *pmu = "";
 	unsigned int max;
 	int ret;
 
@@ -360,11 +367,19 @@ int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_
 	}
 	pmc_perfmon_from_info(&info, &pm);
 	if (info.flags & PMCDRV_INFO_HYBRID) {
-		fprintf(stderr, "pmcctl %s: --topdown on a hybrid CPU: one breakdown cannot cover two "
-			"core types, and pmcdrv does not use the P-cores' PERF_METRICS yet; the E-cores' "
-			"level 1 is their cpu_atom TopdownL1 metrics: pmcctl %s -M TopdownL1\n", cmd,
-			cmd);
-		return -ENODEV;
+		/* as perf: "default to use cpu_core topdown events" */
+		hybrid_type_perfmon(&info, &pm);
+		pmc_type_perfmon(&pm, PMC_CORE_TYPE_CORE, &pm);
+		if (!pm.td_metrics) {
+			fprintf(stderr, "pmcctl %s: --topdown on a hybrid CPU takes the P-cores' "
+				"PERF_METRICS (cpu_core), which this one's P-cores lack (fixed counter "
+				"3 or PERF_CAPABILITIES bit 15); the E-cores' level 1 is their cpu_atom "
+				"TopdownL1 metrics: pmcctl %s -M TopdownL1\n", cmd, cmd);
+			return -ENODEV;
+		}
+		pmu = "cpu_core/";
+		fprintf(stderr, "pmcctl %s: note: --topdown on a hybrid CPU is the P-cores' breakdown "
+			"(cpu_core's topdown events, as perf); time on E-cores is not in it\n", cmd);
 	}
 	if (!pm.td_metrics)
 		return topdown_gp_setup(co, &info, &pm, level, system_wide, cmd);
@@ -377,7 +392,24 @@ int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_
 	if (!*level)
 		*level = max;	/* as perf stat --topdown */
 	/* perf adds the fields there are, also beyond the level printed */
-	snprintf(list, sizeof(list), "{%s%s}", l1, max > 1 ? l2 : "");
+	if (!*pmu) {
+		snprintf(list, sizeof(list), "{%s%s}", l1, max > 1 ? l2 : "");
+	} else {
+		/* each name in the P-cores' PMU: {cpu_core/slots/,cpu_core/topdown-retiring/,...} */
+		char names[512], *tok, *save = NULL;
+		size_t len = 1;
+
+		snprintf(names, sizeof(names), "%s%s", l1, max > 1 ? l2 : "");
+		list[0] = '{';
+		for (tok = strtok_r(names, ",", &save); tok && len < sizeof(list);
+		     tok = strtok_r(NULL, ",", &save))
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%s/",
+						len > 1 ? "," : "", pmu, tok);
+		if (len + 2 > sizeof(list))
+			return -EINVAL;
+		list[len++] = '}';
+		list[len] = '\0';
+	}
 	if (pmc_evlist_parse(&co->events, list, err, sizeof(err))) {
 		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
 		return -EINVAL;

@@ -191,3 +191,30 @@ unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *
 	return k;
 }
 
+void hybrid_type_perfmon(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm)
+{
+	struct pmc_core_type_desc types[PMCDRV_MAX_CORE_TYPES];
+	int t, nt;
+	u32 type;
+	u64 cap;
+
+	if (!pm->hybrid)
+		return;
+	nt = pmc_cpuid_core_types(types, PMCDRV_MAX_CORE_TYPES);
+	for (t = 0; t < nt; t++) {
+		type = types[t].cpuid_1a >> 24;
+		/*
+		 * PERF_CAPABILITIES is INFO's, of the CPU the module probed on:
+		 * a P-core's PERF_METRICS is taken as there when its fixed
+		 * counter 3 is (every hybrid part has both); the module checks
+		 * each type's own and refuses otherwise.
+		 */
+		cap = info->perf_capabilities;
+		if (type == PMC_CORE_TYPE_CORE && (info->flags & PMCDRV_INFO_PDCM))
+			cap |= PMC_PERF_CAP_PERF_METRICS;
+		pmc_type_set_gp(pm, type, types[t].gp_mask);
+		pmc_type_set_fixed(pm, type, types[t].fixed_mask,
+				   pmc_td_metrics(info->family, info->model, cap,
+						  (u32)types[t].fixed_mask));
+	}
+}

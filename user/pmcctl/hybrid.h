@@ -63,4 +63,12 @@ const struct report_row *type_rows_shown(unsigned int cputype, bool merge, bool 
 					 unsigned int n, struct report_row *trows,
 					 struct pmc_evsel *tev, unsigned int *nr);
 
+/*
+ * On a hybrid part, each core type's own counters into @pm (from
+ * pmc_perfmon_from_info()): its GP and fixed counters and its
+ * PERF_METRICS fields, as the module plans them (pmc_type_set_gp(),
+ * pmc_type_set_fixed()).  Nothing elsewhere.
+ */
+void hybrid_type_perfmon(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm);
+
 #endif

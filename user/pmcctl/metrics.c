@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hybrid.h"
 #include "metrics.h"
 
 int metric_list_add(char *list, size_t len, const char *arg, const char *cmd)
@@ -112,6 +113,7 @@ const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct 
 	if (mi.refused || !info)
 		return mi.refused;
 	pmc_perfmon_from_info(info, &pm);
+	hybrid_type_perfmon(info, &pm);	/* a cpu_core/ event on the P-cores' counters */
 	for (i = 0; i < pmc_metrics_nr_events(ms); i++) {
 		if (pmc_metrics_uses(ms, m, i) != 1)
 			continue;
@@ -381,8 +383,10 @@ int count_metrics_setup_pmu(struct count_metrics *cm, struct count_opts *co, con
 			"fix: ask for fewer metrics or events at a time\n", cmd, PMCDRV_MAX_EVENTS);
 	if (ret)
 		goto fail;
-	if (info)
+	if (info) {
 		pmc_perfmon_from_info(info, &pm);
+		hybrid_type_perfmon(info, &pm);
+	}
 	if (info && !metric_events_fit(&l, 0, &pm)) {
 		/* They take turns on the counters: perf's groups keep each metric's inputs together. */
 		g = co->events;
