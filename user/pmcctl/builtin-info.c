@@ -129,14 +129,17 @@ static int gather_info(struct info_report *r, const char *device)
 	return 0;
 }
 
-/* The PERF_METRICS fields of core type @ty, as pmcctl plans them (hybrid_type_perfmon()). */
-static unsigned int type_td_metrics(const struct pmcdrv_info *in, const struct pmc_core_type_desc *ty)
+/*
+ * The PERF_METRICS fields of @r's core type @t, as pmcctl plans them
+ * (hybrid_types_perfmon(), from the CPUID already read).
+ */
+static unsigned int type_td_metrics(const struct info_report *r, int t)
 {
 	struct pmc_arch_perfmon pm, tpm;
 
-	pmc_perfmon_from_info(in, &pm);
-	hybrid_type_perfmon(in, &pm);
-	pmc_type_perfmon(&pm, ty->cpuid_1a >> 24, &tpm);
+	pmc_perfmon_from_info(&r->info, &pm);
+	hybrid_types_perfmon(&r->info, r->types, r->nr_types, &pm);
+	pmc_type_perfmon(&pm, r->types[t].cpuid_1a >> 24, &tpm);
 	return tpm.td_metrics;
 }
 
@@ -216,7 +219,7 @@ static void info_text(FILE *f, const struct info_report *r)
 				pmc_core_type_pmu(ty->cpuid_1a >> 24), cpus,
 				(unsigned int)__builtin_popcountll(ty->gp_mask),
 				(unsigned int)__builtin_popcountll(ty->fixed_mask),
-				type_td_metrics(in, ty), type_counters_from(ty->from));
+				type_td_metrics(r, t), type_counters_from(ty->from));
 		}
 		fprintf(f, "GP counters:       %u x %u bits\n", in->num_gp, in->gp_width);
 		fprintf(f, "Fixed counters:    %u x %u bits\n", in->num_fixed, in->fixed_width);
@@ -323,7 +326,7 @@ static void info_json(FILE *f, const struct info_report *r)
 			(unsigned int)__builtin_popcountll(ty->gp_mask),
 			(unsigned long long)ty->gp_mask,
 			(unsigned int)__builtin_popcountll(ty->fixed_mask),
-			(unsigned long long)ty->fixed_mask, type_td_metrics(in, ty));
+			(unsigned long long)ty->fixed_mask, type_td_metrics(r, t));
 		json_string(f, type_counters_from(ty->from));
 		fputs(" }", f);
 	}

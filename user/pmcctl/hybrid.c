@@ -194,14 +194,20 @@ unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *
 void hybrid_type_perfmon(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm)
 {
 	struct pmc_core_type_desc types[PMCDRV_MAX_CORE_TYPES];
-	int t, nt;
+
+	if (pm->hybrid)
+		hybrid_types_perfmon(info, types, pmc_cpuid_core_types(types, PMCDRV_MAX_CORE_TYPES),
+				     pm);
+}
+
+void hybrid_types_perfmon(const struct pmcdrv_info *info, const struct pmc_core_type_desc *types,
+			  int nt, struct pmc_arch_perfmon *pm)
+{
+	int t;
 	u32 type;
 	u64 cap;
 
-	if (!pm->hybrid)
-		return;
-	nt = pmc_cpuid_core_types(types, PMCDRV_MAX_CORE_TYPES);
-	for (t = 0; t < nt; t++) {
+	for (t = 0; pm->hybrid && t < nt; t++) {
 		type = types[t].cpuid_1a >> 24;
 		/*
 		 * PERF_CAPABILITIES is INFO's, of the CPU the module probed on:

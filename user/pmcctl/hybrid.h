@@ -70,5 +70,8 @@ const struct report_row *type_rows_shown(unsigned int cputype, bool merge, bool 
  * pmc_type_set_fixed()).  Nothing elsewhere.
  */
 void hybrid_type_perfmon(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm);
+/* The same from @nt core types already read (pmc_cpuid_core_types()). */
+void hybrid_types_perfmon(const struct pmcdrv_info *info, const struct pmc_core_type_desc *types,
+			  int nt, struct pmc_arch_perfmon *pm);
 
 #endif
