@@ -24,6 +24,13 @@ static u32 field(u32 reg, u64 mask, unsigned int shift)
 	return (u32)((reg & mask) >> shift);
 }
 
+/* @pm->num_fixed raised to cover every fixed counter of fixed_mask (a bitmap may have gaps). */
+static void pmc_fixed_cover_mask(struct pmc_arch_perfmon *pm)
+{
+	while (pm->num_fixed < PMC_MAX_FIXED && (pm->fixed_mask >> pm->num_fixed))
+		pm->num_fixed++;
+}
+
 int pmc_decode_perfmon(u32 max_basic_leaf, const struct pmc_cpuid_regs *r,
 		       struct pmc_arch_perfmon *out, enum pmc_decode_err *why)
 {
@@ -73,8 +80,7 @@ int pmc_decode_perfmon(u32 max_basic_leaf, const struct pmc_cpuid_regs *r,
 		/* Counters may be enumerated in ECX without being counted in EDX. */
 		pm.fixed_mask |= (u32)(r->ecx & PMC_CPUID_0A_ECX_FIXED_BITMAP) &
 				 ((1U << PMC_MAX_FIXED) - 1);
-		while (pm.num_fixed < PMC_MAX_FIXED && (pm.fixed_mask >> pm.num_fixed))
-			pm.num_fixed++;
+		pmc_fixed_cover_mask(&pm);
 	}
 	if (pm.num_fixed && (!pm.fixed_width || pm.fixed_width > PMC_MAX_WIDTH)) {
 		err = PMC_DECODE_BAD_FIXED_WIDTH;
@@ -299,8 +305,7 @@ void pmc_type_perfmon(const struct pmc_arch_perfmon *pm, u32 core_type,
 	if (pm->type_gp[k] > pm->num_gp)
 		out->num_gp = pm->type_gp[k];
 	out->fixed_mask |= pm->type_fixed[k];
-	while (out->num_fixed < PMC_MAX_FIXED && (out->fixed_mask >> out->num_fixed))
-		out->num_fixed++;
+	pmc_fixed_cover_mask(out);
 	if (pm->type_td[k])
 		out->td_metrics = pm->type_td[k];
 }
@@ -1129,6 +1134,11 @@ u32 pmc_td_metrics(u32 family, u32 model, u64 perf_capabilities, u32 fixed_mask)
 			return PMC_TD_NR_METRICS;
 	}
 	return PMC_TD_NR_LEVEL1;
+}
+
+bool pmc_event_is_slots(const struct pmc_event_spec *s)
+{
+	return s->event == PMC_EVENT_FIXED_PSEUDO && s->umask == PMC_TD_SLOTS_FIXED + 1;
 }
 
 int pmc_event_td_metric(const struct pmc_event_spec *s)

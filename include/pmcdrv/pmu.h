@@ -424,6 +424,8 @@ u64 pmc_evtsel_encode(const struct pmc_event_spec *spec);
 
 /* Metric index (0..7) of a topdown metric spec (event 0x00, umask 0x80 + k), else -1. */
 int pmc_event_td_metric(const struct pmc_event_spec *spec);
+/* Is @spec topdown-slots (event 0x00, umask 0x04: fixed counter 3 only)? */
+bool pmc_event_is_slots(const struct pmc_event_spec *spec);
 
 /* Fixed counter of a fixed-only (event 0x00) spec when this CPU has it, else -1. */
 int pmc_event_fixed_only(const struct pmc_event_spec *spec, const struct pmc_arch_perfmon *pm);

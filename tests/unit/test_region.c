@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hybrid.h"
 #include "json_check.h"
 #include "libpmc.h"
 #include "metrics.h"
@@ -669,6 +670,7 @@ static void test_metric_refused(void)
 	struct pmc_metric_env env;
 	struct pmc_metrics *ms = NULL;
 	struct pmc_metric_info mi;
+	struct pmc_arch_perfmon pm, none;
 	struct pmcdrv_info info;
 	char err[512], buf[512];
 	const char *why;
@@ -678,12 +680,16 @@ static void test_metric_refused(void)
 	skl_info(&info);
 	info.perfmon_version = 2;
 	info.events_avail = 0x7f & ~(1U << 6);	/* bit 6: branch misses retired */
+	hybrid_perfmon_from_info(&info, &pm);
+	info.perfmon_version = 0;
+	hybrid_perfmon_from_info(&info, &none);
+	info.perfmon_version = 2;
 	pmc_metric_env_init(&env, false);
 	CU_ASSERT_EQUAL_FATAL(pmc_metrics_open(SKL_CPUID, "tma_info_thread_ipc,tma_info_bad_spec_ipmispredict,"
 					       "tma_info_system_dram_bw_use", &env, &ms, err, sizeof(err)), 0);
 	for (i = 0; i < pmc_metrics_nr(ms); i++) {
 		CU_ASSERT_EQUAL_FATAL(pmc_metrics_info(ms, i, &mi), 0);
-		why = metric_refused(ms, i, &info, buf, sizeof(buf));
+		why = metric_refused(ms, i, &pm, buf, sizeof(buf));
 		if (!strcmp(mi.name, "tma_info_thread_ipc")) {
 			CU_ASSERT_PTR_NULL(why);
 			seen++;
@@ -692,10 +698,8 @@ static void test_metric_refused(void)
 			CU_ASSERT_STRING_EQUAL(why, "its event BR_MISP_RETIRED.ALL_BRANCHES cannot be counted here: "
 					       "CPUID.0AH marks this architectural event unavailable on this CPU");
 			/* no PMU at all: the count says so, not each metric */
-			info.perfmon_version = 0;
-			CU_ASSERT_PTR_NULL(metric_refused(ms, i, &info, buf, sizeof(buf)));
+			CU_ASSERT_PTR_NULL(metric_refused(ms, i, &none, buf, sizeof(buf)));
 			CU_ASSERT_PTR_NULL(metric_refused(ms, i, NULL, buf, sizeof(buf)));
-			info.perfmon_version = 2;
 			seen++;
 		} else if (!strcmp(mi.name, "tma_info_system_dram_bw_use")) {
 			CU_ASSERT_PTR_NOT_NULL(why);

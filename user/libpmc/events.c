@@ -720,8 +720,12 @@ static bool is_td_metric(const struct pmcdrv_event *ev)
 
 static bool is_slots(const struct pmcdrv_event *ev)
 {
-	return ev->type == PMCDRV_EVENT_HW && ev->event == PMC_EVENT_FIXED_PSEUDO &&
-	       ev->umask == PMC_TD_SLOTS_FIXED + 1;
+	struct pmc_event_spec spec;
+
+	if (ev->type != PMCDRV_EVENT_HW)
+		return false;
+	pmc_event_to_spec(ev, &spec);
+	return pmc_event_is_slots(&spec);
 }
 
 #define TD_MODES	(PMCDRV_EVF_USER | PMCDRV_EVF_KERNEL)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "libpmc.h"
 #include "metrics.h"
 #include "output.h"
@@ -27,6 +28,7 @@ struct list_ctx {
 	char groups[4096];	/* --metrics: the groups seen, ";g1;g2;" */
 	struct pmc_metric_env env;	/* --metrics: this machine's, to compile each metric */
 	struct pmcdrv_info info;	/* ... and its PMU, to say which cannot be computed here */
+	struct pmc_arch_perfmon pm;	/* ... as it plans events (hybrid_perfmon_from_info()) */
 	bool have_info;
 };
 
@@ -344,7 +346,7 @@ static const char *metric_refusal(struct list_ctx *c, const struct pmc_metric_in
 		    (one.pmu && mi->pmu && strcmp(one.pmu, mi->pmu)))
 			continue;
 		*threshold = pmc_metrics_threshold_expr(ms, i);
-		why = metric_refused(ms, i, c->have_info ? &c->info : NULL, buf, len);
+		why = metric_refused(ms, i, c->have_info ? &c->pm : NULL, buf, len);
 		if (why && why != buf) {
 			/* libpmc's text lives with @ms */
 			snprintf(buf, len, "%s", why);
@@ -420,9 +422,8 @@ static void list_metrics(struct list_ctx *c)
 
 	pmc_metric_env_init(&c->env, false);
 	c->have_info = metric_pmu_info(&c->info);
-
-	pmc_metric_env_init(&c->env, false);
-	c->have_info = metric_pmu_info(&c->info);
+	if (c->have_info)
+		hybrid_perfmon_from_info(&c->info, &c->pm);
 
 	if (c->json) {
 		putchar('{');

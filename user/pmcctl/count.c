@@ -188,8 +188,7 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 		pmc_evlist_default(events, info);
 
 	memset(&cfg, 0, sizeof(cfg));
-	pmc_perfmon_from_info(info, &pm);
-	hybrid_type_perfmon(info, &pm);
+	hybrid_perfmon_from_info(info, &pm);
 	/* as perf: on a hybrid part, slots and the topdown metrics are cpu_core's alone */
 	for (i = 0; pm.hybrid && i < events->n; i++) {
 		struct pmcdrv_event *e = &events->ev[i].ev;
@@ -198,8 +197,7 @@ int check_events(struct pmc_evlist *events, const struct pmcdrv_info *info, cons
 		if (e->type != PMCDRV_EVENT_HW || e->core_type)
 			continue;
 		pmc_event_to_spec(e, &sp);
-		if (pmc_event_td_metric(&sp) >= 0 ||
-		    (e->event == PMC_EVENT_FIXED_PSEUDO && e->umask == PMC_TD_SLOTS_FIXED + 1))
+		if (pmc_event_td_metric(&sp) >= 0 || pmc_event_is_slots(&sp))
 			e->core_type = PMCDRV_CORE_TYPE_CORE;
 	}
 	cfg.nr_events = events->n;
@@ -344,16 +342,19 @@ static int topdown_gp_setup(struct count_opts *co, const struct pmcdrv_info *inf
 int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_wide,
 			const char *cmd)
 {
-	static const char *const l1 = "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
-				      "topdown-be-bound";
-	static const char *const l2 = ",topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,"
-				      "topdown-mem-bound";
-	struct pmc_arch_perfmon pm;
+	/* slots and level 1, then level 2 */
+	static const char *const names[] = {
+		"slots", "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
+		"topdown-be-bound", "topdown-heavy-ops", "topdown-br-mispredict",
+		"topdown-fetch-lat", "topdown-mem-bound",
+	};
+	struct pmc_arch_perfmon all, pm;
 	struct pmcdrv_info info;
 	struct pmc_session *s;
 	char list[640], err[512];
-	const char *pmu = "";
-	unsigned int max;
+	const char *pmu = "", *end = "";
+	unsigned int max, i, n;
+	size_t len;
 	int ret;
 
 	ret = pmc_session_open(co->device, &s);
@@ -365,11 +366,11 @@ int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_
 		fprintf(stderr, "pmcctl %s: INFO: %s\n", cmd, strerror(-ret));
 		return -EIO;
 	}
-	pmc_perfmon_from_info(&info, &pm);
+	hybrid_perfmon_from_info(&info, &all);
+	pm = all;
 	if (info.flags & PMCDRV_INFO_HYBRID) {
 		/* as perf: "default to use cpu_core topdown events" */
-		hybrid_type_perfmon(&info, &pm);
-		pmc_type_perfmon(&pm, PMC_CORE_TYPE_CORE, &pm);
+		pmc_type_perfmon(&all, PMC_CORE_TYPE_CORE, &pm);
 		if (!pm.td_metrics) {
 			fprintf(stderr, "pmcctl %s: --topdown on a hybrid CPU takes the P-cores' "
 				"PERF_METRICS (cpu_core), which this one's P-cores lack (fixed counter "
@@ -378,6 +379,7 @@ int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_
 			return -ENODEV;
 		}
 		pmu = "cpu_core/";
+		end = "/";
 		fprintf(stderr, "pmcctl %s: note: --topdown on a hybrid CPU is the P-cores' breakdown "
 			"(cpu_core's topdown events, as perf); time on E-cores is not in it\n", cmd);
 	}
@@ -391,25 +393,14 @@ int count_topdown_setup(struct count_opts *co, unsigned int *level, bool system_
 	}
 	if (!*level)
 		*level = max;	/* as perf stat --topdown */
-	/* perf adds the fields there are, also beyond the level printed */
-	if (!*pmu) {
-		snprintf(list, sizeof(list), "{%s%s}", l1, max > 1 ? l2 : "");
-	} else {
-		/* each name in the P-cores' PMU: {cpu_core/slots/,cpu_core/topdown-retiring/,...} */
-		char names[512], *tok, *save = NULL;
-		size_t len = 1;
-
-		snprintf(names, sizeof(names), "%s%s", l1, max > 1 ? l2 : "");
-		list[0] = '{';
-		for (tok = strtok_r(names, ",", &save); tok && len < sizeof(list);
-		     tok = strtok_r(NULL, ",", &save))
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%s/",
-						len > 1 ? "," : "", pmu, tok);
-		if (len + 2 > sizeof(list))
-			return -EINVAL;
-		list[len++] = '}';
-		list[len] = '\0';
-	}
+	/*
+	 * perf adds the fields there are, also beyond the level printed; on a
+	 * hybrid part each in the P-cores' PMU: {cpu_core/slots/,...}
+	 */
+	n = max > 1 ? ARRAY_SIZE(names) : 1 + PMC_TD_NR_LEVEL1;
+	for (i = 0, len = 0; i < n; i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s%s%s%s", i ? "," : "{",
+					pmu, names[i], end, i + 1 == n ? "}" : "");
 	if (pmc_evlist_parse(&co->events, list, err, sizeof(err))) {
 		fprintf(stderr, "pmcctl %s: --topdown: %s\n", cmd, err);
 		return -EINVAL;

@@ -191,10 +191,11 @@ unsigned int type_rows(unsigned int cputype, bool merge, const struct type_acc *
 	return k;
 }
 
-void hybrid_type_perfmon(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm)
+void hybrid_perfmon_from_info(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm)
 {
 	struct pmc_core_type_desc types[PMCDRV_MAX_CORE_TYPES];
 
+	pmc_perfmon_from_info(info, pm);
 	if (pm->hybrid)
 		hybrid_types_perfmon(info, types, pmc_cpuid_core_types(types, PMCDRV_MAX_CORE_TYPES),
 				     pm);

@@ -64,13 +64,14 @@ const struct report_row *type_rows_shown(unsigned int cputype, bool merge, bool 
 					 struct pmc_evsel *tev, unsigned int *nr);
 
 /*
- * On a hybrid part, each core type's own counters into @pm (from
- * pmc_perfmon_from_info()): its GP and fixed counters and its
- * PERF_METRICS fields, as the module plans them (pmc_type_set_gp(),
- * pmc_type_set_fixed()).  Nothing elsewhere.
+ * @info's PMU into @pm (pmc_perfmon_from_info()) and, on a hybrid part,
+ * each core type's own counters, read from each CPU's CPUID: its GP and
+ * fixed counters and its PERF_METRICS fields, as the module plans them
+ * (pmc_type_set_gp(), pmc_type_set_fixed()).  Each CPU is visited: once
+ * a command, not once an event or a metric.
  */
-void hybrid_type_perfmon(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm);
-/* The same from @nt core types already read (pmc_cpuid_core_types()). */
+void hybrid_perfmon_from_info(const struct pmcdrv_info *info, struct pmc_arch_perfmon *pm);
+/* Into @pm (from pmc_perfmon_from_info()), the @nt core types already read (pmc_cpuid_core_types()). */
 void hybrid_types_perfmon(const struct pmcdrv_info *info, const struct pmc_core_type_desc *types,
 			  int nt, struct pmc_arch_perfmon *pm);
 

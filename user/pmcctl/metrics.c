@@ -97,11 +97,10 @@ bool metric_pmu_info(struct pmcdrv_info *info)
 	return !pmc_cpuid_info(info, &why);
 }
 
-const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct pmcdrv_info *info,
+const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct pmc_arch_perfmon *pm,
 			   char *buf, size_t len)
 {
 	struct pmc_metric_info mi;
-	struct pmc_arch_perfmon pm;
 	enum pmc_event_err why;
 	struct pmc_evlist one;
 	const char *name;
@@ -110,10 +109,8 @@ const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct 
 
 	if (pmc_metrics_info(ms, m, &mi))
 		return "no such metric";
-	if (mi.refused || !info)
+	if (mi.refused || !pm)
 		return mi.refused;
-	pmc_perfmon_from_info(info, &pm);
-	hybrid_type_perfmon(info, &pm);	/* a cpu_core/ event on the P-cores' counters */
 	for (i = 0; i < pmc_metrics_nr_events(ms); i++) {
 		if (pmc_metrics_uses(ms, m, i) != 1)
 			continue;
@@ -124,7 +121,7 @@ const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct 
 			return buf;
 		}
 		/* a CPU without a PMU refuses every event: that is the count's to say, not a metric's */
-		if (pmc_uevent_check(&one.ev[0].ev, &pm, &why) && why != PMC_EVENT_NO_PMU) {
+		if (pmc_uevent_check(&one.ev[0].ev, pm, &why) && why != PMC_EVENT_NO_PMU) {
 			snprintf(buf, len, "its event %s cannot be counted here: %s", name,
 				 pmc_event_strerror(why));
 			return buf;
@@ -330,9 +327,11 @@ int count_metrics_setup_pmu(struct count_metrics *cm, struct count_opts *co, con
 		fprintf(stderr, "pmcctl %s: -M %s: %s\n", cmd, list, err);
 		return ret == -ENOMEM ? -ENOMEM : -EINVAL;
 	}
+	if (info)
+		hybrid_perfmon_from_info(info, &pm);	/* once: each CPU's CPUID on hybrid */
 	for (i = 0; i < pmc_metrics_nr(cm->ms); i++) {
 		pmc_metrics_info(cm->ms, i, &mi);
-		refused = metric_refused(cm->ms, i, info, why, sizeof(why));
+		refused = metric_refused(cm->ms, i, info ? &pm : NULL, why, sizeof(why));
 		if (!refused) {
 			if (cm->nr == PMCDRV_MAX_EVENTS) {
 				fprintf(stderr, "pmcctl %s: -M %s: more than %u metrics at once; fix: ask "
@@ -383,10 +382,6 @@ int count_metrics_setup_pmu(struct count_metrics *cm, struct count_opts *co, con
 			"fix: ask for fewer metrics or events at a time\n", cmd, PMCDRV_MAX_EVENTS);
 	if (ret)
 		goto fail;
-	if (info) {
-		pmc_perfmon_from_info(info, &pm);
-		hybrid_type_perfmon(info, &pm);
-	}
 	if (info && !metric_events_fit(&l, 0, &pm)) {
 		/* They take turns on the counters: perf's groups keep each metric's inputs together. */
 		g = co->events;

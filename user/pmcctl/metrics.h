@@ -31,11 +31,12 @@ bool metric_pmu_info(struct pmcdrv_info *info);
 
 /*
  * Why metric @m of @ms cannot be computed here, or NULL: libpmc's reason
- * (uncore, another PMU, ...), else, with @info, the first of its events that
- * this PMU cannot count and why (CPUID.0AH marks an architectural event
+ * (uncore, another PMU, ...), else, with @pm (hybrid_perfmon_from_info(),
+ * once for every metric asked), the first of its events that this PMU
+ * cannot count and why (CPUID.0AH marks an architectural event
  * unavailable, ...), written into @buf.
  */
-const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct pmcdrv_info *info,
+const char *metric_refused(struct pmc_metrics *ms, unsigned int m, const struct pmc_arch_perfmon *pm,
 			   char *buf, size_t len);
 
 /*

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "metrics.h"
 #include "topdown.h"
 
@@ -35,6 +36,7 @@ int td_gp_open(struct td_gp **out, const char *cpuid, const struct pmc_metric_en
 	       const struct pmcdrv_info *info, char *err, size_t len)
 {
 	struct pmc_metric_info mi;
+	struct pmc_arch_perfmon pm;
 	struct pmc_evlist one;
 	struct td_gp *td;
 	char why[512], perr[256];
@@ -56,6 +58,8 @@ int td_gp_open(struct td_gp **out, const char *cpuid, const struct pmc_metric_en
 	}
 	for (k = 0; k < TD_GP_MAX; k++)
 		td->idx[k] = ~0U;
+	if (info)
+		hybrid_perfmon_from_info(info, &pm);
 	nr = pmc_metrics_nr(td->ms);
 	for (i = 0; i < nr; i++) {
 		pmc_metrics_info(td->ms, i, &mi);
@@ -63,7 +67,7 @@ int td_gp_open(struct td_gp **out, const char *cpuid, const struct pmc_metric_en
 			;
 		if (k == TD_GP_MAX)
 			continue;	/* a helper metric of the group (tma_info_*): not printed */
-		refused = metric_refused(td->ms, i, info, why, sizeof(why));
+		refused = metric_refused(td->ms, i, info ? &pm : NULL, why, sizeof(why));
 		if (refused) {
 			snprintf(err, len, "the data's %s cannot be computed here: %s", mi.name, refused);
 			ret = -EOPNOTSUPP;
